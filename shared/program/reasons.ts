@@ -1,0 +1,43 @@
+/** Reason codes stored in `Certificate.reason_code` (SPEC.md, shared with the Rust program). */
+export const ReasonCode = {
+  None: 0,
+  HashMismatch: 1,
+  ContentMismatch: 2,
+  TamperSuspected: 3,
+  IssuerNotApproved: 4,
+  UnreadableDocument: 5,
+  Policy: 6,
+  RevokedByIssuer: 10,
+  RevokedFraud: 11,
+  RevokedHolderRequest: 12,
+  RevokedSuperseded: 13,
+  Other: 255,
+} as const;
+export type ReasonCode = (typeof ReasonCode)[keyof typeof ReasonCode];
+
+/** snake_case names as written in SPEC.md, for display and logs. */
+export const REASON_NAMES: Record<ReasonCode, string> = {
+  0: 'none',
+  1: 'hash_mismatch',
+  2: 'content_mismatch',
+  3: 'tamper_suspected',
+  4: 'issuer_not_approved',
+  5: 'unreadable_document',
+  6: 'policy',
+  10: 'revoked_by_issuer',
+  11: 'revoked_fraud',
+  12: 'revoked_holder_request',
+  13: 'revoked_superseded',
+  255: 'other',
+};
+
+export const REJECTION_REASONS: readonly ReasonCode[] = [1, 2, 3, 4, 5, 6, 255];
+export const REVOCATION_REASONS: readonly ReasonCode[] = [10, 11, 12, 13, 255];
+
+export function isReasonCode(n: number): n is ReasonCode {
+  return Object.prototype.hasOwnProperty.call(REASON_NAMES, n);
+}
+
+export function reasonName(n: number): string {
+  return isReasonCode(n) ? REASON_NAMES[n] : `unknown(${n})`;
+}
