@@ -55,13 +55,32 @@ pub fn check(seeds: &[&[u8]], bump: u8, program_id: &Pubkey, key: &Pubkey) -> Re
 /// `InvalidPda` unless `key` is the *canonical* address of `seeds` (the highest bump, 255 down to
 /// 1 like `find_program_address`, whose hash is off the curve); returns that bump.
 pub fn find_and_check(seeds: &[&[u8]], program_id: &Pubkey, key: &Pubkey) -> Result<u8> {
-    let mut bump = u8::MAX;
-    while bump > 0 {
-        let address = hash(seeds, bump, program_id)?;
-        if !is_on_curve(&address) {
-            return if address == *key { Ok(bump) } else { Err(Error::InvalidPda) };
-        }
-        bump -= 1;
+    if seeds.len() > MAX_SEEDS {
+        return Err(Error::InvalidPda);
     }
-    Err(Error::InvalidPda)
+    // The slice list is built once; only the bump byte changes between attempts.
+    let mut bump = [u8::MAX];
+    let bump_ptr = bump.as_mut_ptr();
+    let mut parts = [SolBytes::new(&[]); MAX_SEEDS + 3];
+    for (part, seed) in parts.iter_mut().zip(seeds) {
+        *part = SolBytes::new(seed);
+    }
+    let n = seeds.len();
+    parts[n] = SolBytes { addr: bump_ptr, len: 1 };
+    parts[n + 1] = SolBytes::new(program_id);
+    parts[n + 2] = SolBytes::new(PDA_MARKER);
+    let parts = &parts[..n + 3];
+    loop {
+        let address = sha256(parts);
+        // SAFETY: `bump_ptr` points at the live local `bump`, which nothing else references.
+        let current = unsafe { *bump_ptr };
+        if !is_on_curve(&address) {
+            return if address == *key { Ok(current) } else { Err(Error::InvalidPda) };
+        }
+        if current == 1 {
+            return Err(Error::InvalidPda);
+        }
+        // SAFETY: as above; `parts` reads the byte only inside `sha256`.
+        unsafe { *bump_ptr = current - 1 };
+    }
 }

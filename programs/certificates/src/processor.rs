@@ -23,3 +23,35 @@ pub fn process(program_id: &Pubkey, accounts: &[AccountInfo], data: &[u8]) -> Re
         _ => Err(Error::InvalidInstruction),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROGRAM: Pubkey = [7; 32];
+
+    #[test]
+    fn short_or_unknown_data_is_invalid_instruction() {
+        assert_eq!(process(&PROGRAM, &[], &[]), Err(Error::InvalidInstruction));
+        assert_eq!(process(&PROGRAM, &[], &[0xaf, 0xaf, 0x6d]), Err(Error::InvalidInstruction));
+        assert_eq!(process(&PROGRAM, &[], &[0; 8]), Err(Error::InvalidInstruction));
+    }
+
+    #[test]
+    fn every_instruction_needs_its_accounts() {
+        for discriminator in [
+            initialize::DISCRIMINATOR,
+            set_verifier::DISCRIMINATOR,
+            register_issuer::DISCRIMINATOR,
+            set_issuer_status::DISCRIMINATOR,
+            anchor_certificate::DISCRIMINATOR,
+            issue_certificate::DISCRIMINATOR,
+            confirm_certificate::DISCRIMINATOR,
+            record_verification::DISCRIMINATOR,
+            mint_certificate::DISCRIMINATOR,
+            revoke_certificate::DISCRIMINATOR,
+        ] {
+            assert_eq!(process(&PROGRAM, &[], &discriminator), Err(Error::NotEnoughAccounts));
+        }
+    }
+}

@@ -138,20 +138,3 @@ pub fn sha256(parts: &[SolBytes]) -> [u8; 32] {
     unsafe { sol_sha256(parts.as_ptr(), parts.len() as u64, out.as_mut_ptr()) };
     out
 }
-
-/// Byte-slice equality, eight bytes per step: the `memcmp` compiled into the program compares one
-/// byte per ~10 instructions, and the `sol_memcmp_` syscall costs more than that for short slices.
-pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let (mut words_a, mut words_b) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (x, y) in (&mut words_a).zip(&mut words_b) {
-        let x = u64::from_le_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
-        let y = u64::from_le_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
-        if x != y {
-            return false;
-        }
-    }
-    words_a.remainder().iter().zip(words_b.remainder()).all(|(x, y)| x == y)
-}

@@ -6,7 +6,6 @@
 use crate::base58;
 use crate::borsh::Reader;
 use crate::error::{Error, Result};
-use crate::syscalls::bytes_eq;
 use crate::{Pubkey, ZERO_KEY};
 
 /// Base mint and token-account sizes; extended accounts are padded to the account size and then
@@ -141,6 +140,24 @@ fn check_metadata(value: &[u8], expected: &Expected) -> Result<()> {
     }
 }
 
+/// Byte-slice equality, eight bytes per step (slice `==` becomes a call to the `memcmp` compiled
+/// into the program, which takes ~10 instructions per byte).
+fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut words_a, mut words_b) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut words_a).zip(&mut words_b) {
+        let x = u64::from_le_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
+        let y = u64::from_le_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
+        if x != y {
+            return false;
+        }
+    }
+    words_a.remainder().iter().zip(words_b.remainder()).all(|(x, y)| x == y)
+}
+
+/// True when `text` is the 64-character lowercase hex of `bytes`.
 fn is_hex_of(text: &[u8], bytes: &[u8; 32]) -> bool {
     let mut hex = [[0u8; 2]; 32];
     for (pair, b) in hex.iter_mut().zip(bytes) {
