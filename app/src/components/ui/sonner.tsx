@@ -1,0 +1,27 @@
+import { Toaster as Sonner, type ToasterProps } from 'sonner';
+
+// Sonner's defaults are the seed's constants (bottom-right, 4 s, 3 visible, Alt+T); kept as defaults.
+const Toaster = ({ ...props }: ToasterProps) => {
+  const theme = (
+    typeof document !== 'undefined' && document.documentElement.classList.contains('dark')
+      ? 'dark'
+      : 'light'
+  ) as ToasterProps['theme'];
+
+  return (
+    <Sonner
+      theme={theme}
+      className="toaster group"
+      style={
+        {
+          '--normal-bg': 'var(--popover)',
+          '--normal-text': 'var(--popover-foreground)',
+          '--normal-border': 'var(--border)',
+        } as React.CSSProperties
+      }
+      {...props}
+    />
+  );
+};
+
+export { Toaster };

@@ -1,0 +1,67 @@
+// /login: Connect Wallet, then a signature proves the wallet is yours (PRODUCT.md: real sign-in).
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ShieldCheck, Wallet } from 'lucide-react';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
+import WalletSessionProvider, { useWalletSession } from '../wallet/WalletSession';
+import { ConnectWalletDialog } from '../wallet/ConnectWalletDialog';
+import { useAuth } from './AuthProvider';
+import { FullPageLoading } from './FullPageLoading';
+
+function LoginCard() {
+  const { isAuthenticated, isLoading } = useAuth();
+  const { connecting } = useWalletSession();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (isAuthenticated) navigate('/dashboard', { replace: true });
+  }, [isAuthenticated, navigate]);
+
+  if (isLoading) return <FullPageLoading />;
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-muted/40 px-4 py-12">
+      <Card className="w-full max-w-md">
+        <CardHeader className="items-center text-center">
+          <Link to="/" className="mb-2 inline-flex items-center gap-2 text-lg font-semibold">
+            <ShieldCheck className="size-6 text-primary" aria-hidden="true" /> Attesta
+          </Link>
+          <CardTitle>
+            <h1 className="text-2xl">Connect your wallet</h1>
+          </CardTitle>
+          <CardDescription>Sign in with your Solana wallet to add, verify, mint and share your certificates.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button type="button" size="lg" className="w-full" disabled={connecting} onClick={() => setOpen(true)}>
+            <Wallet className="size-4" aria-hidden="true" />
+            {connecting ? 'Connecting....' : 'Connect Wallet'}
+          </Button>
+        </CardContent>
+        <CardFooter className="justify-center text-center text-xs text-muted-foreground">
+          <p>
+            By connecting your wallet, you agree to our{' '}
+            <Link to="/privacy-policy#terms" className="underline underline-offset-4 hover:text-foreground">
+              Terms of Service
+            </Link>{' '}
+            and{' '}
+            <Link to="/privacy-policy" className="underline underline-offset-4 hover:text-foreground">
+              Privacy Policy
+            </Link>
+            .
+          </p>
+        </CardFooter>
+      </Card>
+      <ConnectWalletDialog open={open} onOpenChange={setOpen} onSignedIn={() => navigate('/dashboard', { replace: true })} />
+    </main>
+  );
+}
+
+export default function LoginPage() {
+  return (
+    <WalletSessionProvider>
+      <LoginCard />
+    </WalletSessionProvider>
+  );
+}

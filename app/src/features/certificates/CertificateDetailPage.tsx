@@ -1,0 +1,473 @@
+// /certificates/{id}: the holder's view of one certificate. Status changes arrive live over SSE
+// (certificate.onStatus); the seed's 10 s polling stays as the fallback while it is pending.
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSubscription } from '@trpc/tanstack-react-query';
+import { toast } from 'sonner';
+import {
+  ArrowLeft,
+  Coins,
+  Download,
+  ExternalLink,
+  Eye,
+  EyeOff,
+  FileText,
+  HardDriveDownload,
+  Loader2,
+  RefreshCw,
+  Share2,
+  ShieldCheck,
+} from 'lucide-react';
+import type { CertificateDto, VerificationLogDto } from '../../../../shared/schemas/dto';
+import { MESSAGES, STATUS_POLL_INTERVAL_MS } from '../../../../shared/constants';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { trpc } from '../../lib/trpc';
+import { useClusterInfo } from '../wallet/cluster';
+import { useWalletSession } from '../wallet/WalletSession';
+import { ConnectWalletDialog } from '../wallet/ConnectWalletDialog';
+import { useMintCertificate } from '../mint/api';
+import { StatusBadge } from './components/status';
+import { CopyValue, InfoRow } from './components/CopyField';
+import { VerificationLogList } from './components/VerificationLogList';
+import { ShareQr } from './components/ShareQr';
+import { explorerAddressUrl, formatDate, formatDateTime, formatKb, publicLink } from './lib/format';
+
+const TIER_LABEL: Record<string, string> = {
+  none: 'None',
+  platform_verified: 'Platform verified',
+  issuer_confirmed: 'Issuer confirmed',
+};
+
+function errorCode(error: unknown): string | undefined {
+  return (error as { data?: { code?: string } } | null)?.data?.code;
+}
+
+export function rejectionReason(c: Pick<CertificateDto, 'verification_details'>) {
+  const reason = c.verification_details?.reason;
+  return typeof reason === 'string' && reason.trim() ? reason : MESSAGES.rejectedFallback;
+}
+
+export function CertificateNotFound({ backTo, backLabel, description }: { backTo: string; backLabel: string; description: string }) {
+  return (
+    <div className="mx-auto flex max-w-md flex-col items-center py-16 text-center">
+      <FileText className="mb-4 size-12 text-muted-foreground" aria-hidden="true" />
+      <h1 className="text-2xl font-bold">Certificate Not Found</h1>
+      <p className="mb-6 mt-2 text-muted-foreground">{description}</p>
+      <Button asChild>
+        <Link to={backTo}>
+          <ArrowLeft className="size-4" aria-hidden="true" /> {backLabel}
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+export default function CertificateDetailPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const cluster = useClusterInfo();
+  const wallet = useWalletSession();
+  const [showPdf, setShowPdf] = useState(false);
+
+  const byIdOptions = trpc.certificate.byId.queryOptions({ id });
+  const query = useQuery({
+    ...byIdOptions,
+    retry: (count, error) => errorCode(error) !== 'NOT_FOUND' && errorCode(error) !== 'FORBIDDEN' && count < 3,
+    refetchInterval: (q) =>
+      (q.state.data as CertificateDto | undefined)?.verification_status === 'pending' ? STATUS_POLL_INTERVAL_MS : false,
+  });
+  const c = query.data as CertificateDto | undefined;
+  const logs = useQuery({
+    ...trpc.certificate.logs.queryOptions({ id }),
+    enabled: !!c,
+    refetchInterval: c?.verification_status === 'pending' ? STATUS_POLL_INTERVAL_MS : false,
+  });
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: byIdOptions.queryKey }),
+      queryClient.invalidateQueries(trpc.certificate.logs.pathFilter()),
+      queryClient.invalidateQueries(trpc.certificate.list.pathFilter()),
+      queryClient.invalidateQueries(trpc.certificate.stats.pathFilter()),
+    ]);
+
+  useSubscription(
+    trpc.certificate.onStatus.subscriptionOptions(
+      { id },
+      {
+        enabled: !!c,
+        onData: () => void refresh(),
+        onError: (e) => console.warn('Live status unavailable; polling instead', e),
+      },
+    ),
+  );
+
+  // Toast once per transition out of pending (SEED-SPEC.md §4).
+  // Straight from the create form the certificate was pending a moment ago, whatever loads first.
+  const location = useLocation();
+  const lastStatus = useRef<string | undefined>((location.state as { justCreated?: boolean } | null)?.justCreated ? 'pending' : undefined);
+  useEffect(() => {
+    const status = c?.verification_status;
+    if (!status) return;
+    if (lastStatus.current === 'pending' && status === 'verified') {
+      toast.success('Certificate Verified', { description: 'Your certificate has been successfully verified.' });
+    } else if (lastStatus.current === 'pending' && status === 'rejected') {
+      toast.error('Verification Failed', { description: 'Your certificate could not be verified' });
+    }
+    lastStatus.current = status;
+    // Announce once: a reload of this history entry must not toast again.
+    if (status !== 'pending' && (location.state as { justCreated?: boolean } | null)?.justCreated) {
+      navigate(location.pathname, { replace: true, state: null });
+    }
+  }, [c?.verification_status, location.state, location.pathname, navigate]);
+
+  const loadErrorShown = useRef(false);
+  useEffect(() => {
+    if (query.isError && errorCode(query.error) !== 'NOT_FOUND' && !loadErrorShown.current) {
+      loadErrorShown.current = true;
+      toast.error('Error', { description: 'Failed to load certificate details.' });
+    }
+  }, [query.isError, query.error]);
+
+  const start = useMutation(trpc.certificate.startVerification.mutationOptions());
+  const retry = useMutation(trpc.certificate.retryVerification.mutationOptions());
+  const verifying = start.isPending || retry.isPending;
+
+  // Check Status (pending) or Try Again (rejected) queue a verification run on the server.
+  async function onVerify(rejected: boolean) {
+    try {
+      await (rejected ? retry : start).mutateAsync({ id });
+      lastStatus.current = 'pending';
+      toast.success('Verification Started', { description: 'Your certificate is being verified. This may take a moment.' });
+      await refresh();
+    } catch (e) {
+      console.error('Could not start verification', e);
+      toast.error('Verification Failed', { description: 'Failed to initiate verification process.' });
+    }
+  }
+
+  const mint = useMintCertificate(wallet.signTransaction);
+
+  const [connectOpen, setConnectOpen] = useState(false);
+  // Resume the mint once the freshly connected wallet has reached this render.
+  const [mintAfterConnect, setMintAfterConnect] = useState(false);
+  useEffect(() => {
+    if (mintAfterConnect && wallet.connected) {
+      setMintAfterConnect(false);
+      void onMint();
+    }
+  });
+
+  async function onMint() {
+    // After a reload the session survives but the wallet may not be connected: ask for it first.
+    if (!wallet.walletName) {
+      setConnectOpen(true);
+      return;
+    }
+    try {
+      await mint.mutateAsync(id);
+      toast.success('Certificate Minted', { description: 'Your certificate has been successfully minted as an NFT.' });
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      console.error('Mint failed', e);
+      toast.error('Minting Failed', { description: `Failed to mint your certificate as an NFT.${reason ? ` ${reason}` : ''}` });
+    }
+  }
+
+  async function onShare(link: string) {
+    try {
+      await navigator.clipboard.writeText(link);
+      toast.success('Link Copied', { description: 'Certificate link copied to clipboard.' });
+    } catch {
+      toast.error('Copy Failed', { description: 'Failed to copy the link to clipboard.' });
+    }
+  }
+
+  if (query.isPending) {
+    return (
+      <div role="status" className="flex min-h-[50vh] items-center justify-center gap-2 text-muted-foreground">
+        <Loader2 className="size-5 animate-spin" aria-hidden="true" /> Loading certificate...
+      </div>
+    );
+  }
+  if (query.isError && (errorCode(query.error) === 'NOT_FOUND' || errorCode(query.error) === 'FORBIDDEN')) {
+    return (
+      <CertificateNotFound
+        backTo="/certificates"
+        backLabel="Back to Certificates"
+        description="The certificate you're looking for could not be found or you don't have access to it."
+      />
+    );
+  }
+  if (query.isError || !c) {
+    return (
+      <div className="mx-auto max-w-md py-16 text-center">
+        <h1 className="text-2xl font-bold">Error</h1>
+        <p className="mb-6 mt-2 text-muted-foreground">Failed to load certificate details.</p>
+        <div className="flex justify-center gap-2">
+          <Button variant="outline" onClick={() => navigate('/certificates')}>
+            <ArrowLeft className="size-4" aria-hidden="true" /> Back to Certificates
+          </Button>
+          <Button onClick={() => void query.refetch()}>
+            <RefreshCw className="size-4" aria-hidden="true" /> Retry
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const link = publicLink(c.user_id, c.id);
+  const fileUrl = c.certificate_url || `/files/certificates/${c.id}`;
+  const status = c.verification_status;
+  const canMint = status === 'verified' && !c.nft_mint_address;
+  const rpcUrl = cluster.data?.rpcUrl;
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <Button asChild variant="ghost" size="sm" className="-ml-2">
+        <Link to="/certificates">
+          <ArrowLeft className="size-4" aria-hidden="true" /> Back to Certificates
+        </Link>
+      </Button>
+
+      <div className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
+        <div className="min-w-0 space-y-2">
+          <div className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={status} />
+            {c.nft_mint_address && (
+              <span className="inline-flex items-center gap-1 rounded-full bg-violet-100 px-2.5 py-0.5 text-xs font-semibold text-violet-800 dark:bg-violet-950 dark:text-violet-300">
+                <Coins className="size-3.5" aria-hidden="true" /> Minted
+              </span>
+            )}
+          </div>
+          <h1 className="break-words text-2xl font-bold tracking-tight md:text-3xl">{c.title}</h1>
+          <p className="text-muted-foreground">
+            {c.institution_name} · {c.program_name}
+          </p>
+        </div>
+        <div className="flex shrink-0 flex-wrap gap-2">
+          <Button variant="outline" onClick={() => void onShare(link)}>
+            <Share2 className="size-4" aria-hidden="true" /> Share
+          </Button>
+          <Button asChild variant="outline">
+            <a href={`${fileUrl}?download=1`} download={c.file_name || `${c.title}.pdf`}>
+              <Download className="size-4" aria-hidden="true" /> Download
+            </a>
+          </Button>
+        </div>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Card>
+            <CardHeader className="flex flex-row items-center justify-between gap-2 space-y-0">
+              <CardTitle>
+                <h2>Preview</h2>
+              </CardTitle>
+              <Button variant="outline" size="sm" onClick={() => setShowPdf((v) => !v)} aria-expanded={showPdf}>
+                {showPdf ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}
+                {showPdf ? 'Hide Original Certificate' : 'View Original Certificate'}
+              </Button>
+            </CardHeader>
+            <CardContent>
+              {showPdf ? (
+                <iframe
+                  src={fileUrl}
+                  title={`Original certificate: ${c.title}`}
+                  className="h-[70vh] min-h-96 w-full rounded-lg border bg-muted"
+                />
+              ) : (
+                <div className="rounded-lg border bg-gradient-to-br from-primary/5 to-muted p-8 text-center">
+                  <ShieldCheck className="mx-auto mb-3 size-10 text-primary" aria-hidden="true" />
+                  <p className="text-xs uppercase tracking-widest text-muted-foreground">Certificate</p>
+                  <p className="mt-2 text-xl font-semibold">{c.title}</p>
+                  <p className="mt-1 text-muted-foreground">{c.program_name}</p>
+                  <p className="mt-4 text-sm">{c.institution_name}</p>
+                  <p className="text-sm text-muted-foreground">Issued {formatDate(c.issue_date)}</p>
+                </div>
+              )}
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardHeader>
+              <CardTitle>
+                <h2>Certificate Information</h2>
+              </CardTitle>
+            </CardHeader>
+            <CardContent>
+              <dl className="divide-y">
+                <InfoRow label="Title">{c.title}</InfoRow>
+                <InfoRow label="Institution">{c.institution_name}</InfoRow>
+                <InfoRow label="Program">{c.program_name}</InfoRow>
+                <InfoRow label="Issue date">{formatDate(c.issue_date)}</InfoRow>
+                <InfoRow label="Added">{formatDateTime(c.created_at)}</InfoRow>
+                <InfoRow label="Certificate ID">
+                  <CopyValue value={c.id} label="certificate ID" />
+                </InfoRow>
+                <InfoRow label="File">
+                  {c.file_name} ({formatKb(c.file_size)})
+                </InfoRow>
+                <InfoRow label="SHA-256">
+                  <CopyValue value={c.sha256} label="SHA-256 hash" />
+                </InfoRow>
+                {c.original_sha256 && (
+                  <InfoRow label="Original upload SHA-256">
+                    <CopyValue value={c.original_sha256} label="original upload hash" />
+                  </InfoRow>
+                )}
+                <InfoRow label="On-chain record">
+                  <a
+                    href={explorerAddressUrl(c.record_address, rpcUrl)}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="inline-flex items-center gap-1 break-all font-mono text-xs text-primary underline-offset-4 hover:underline"
+                  >
+                    {c.record_address} <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
+                    <span className="sr-only">(opens in a new tab)</span>
+                  </a>
+                </InfoRow>
+                <InfoRow label="Holder wallet">
+                  <CopyValue value={c.holder_wallet} label="holder wallet" />
+                </InfoRow>
+                <InfoRow label="Certificate URL">
+                  <a href={fileUrl} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-primary underline-offset-4 hover:underline">
+                    Open file <ExternalLink className="size-3" aria-hidden="true" />
+                    <span className="sr-only">(opens in a new tab)</span>
+                  </a>
+                </InfoRow>
+              </dl>
+            </CardContent>
+          </Card>
+        </div>
+
+        <div className="space-y-6">
+          <Card>
+            <CardHeader>
+              <CardTitle>
+                <h2>Verification Status</h2>
+              </CardTitle>
+              <CardDescription>Checked against the on-chain record of this file's fingerprint.</CardDescription>
+            </CardHeader>
+            <CardContent className="space-y-4">
+              <div className="flex items-center justify-between gap-2">
+                <StatusBadge status={status} />
+                {c.tier !== 'none' && <span className="text-sm text-muted-foreground">{TIER_LABEL[c.tier] ?? c.tier}</span>}
+              </div>
+              {status === 'pending' && (
+                <p className="flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite">
+                  <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Verification in progress...
+                </p>
+              )}
+              {status === 'rejected' && (
+                <div className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950">
+                  <p className="font-semibold text-red-800 dark:text-red-300">Reason</p>
+                  <p className="text-red-800 dark:text-red-200" data-testid="rejection-reason">
+                    {rejectionReason(c)}
+                  </p>
+                </div>
+              )}
+              <VerificationLogList logs={(logs.data ?? []) as VerificationLogDto[]} />
+              {status !== 'verified' && (
+                <Button variant="outline" className="w-full" disabled={verifying} onClick={() => void onVerify(status === 'rejected')}>
+                  {verifying ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <RefreshCw className="size-4" aria-hidden="true" />}
+                  {status === 'rejected' ? 'Try Again' : 'Check Status'}
+                </Button>
+              )}
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardHeader>
+              <CardTitle>
+                <h2>NFT Minting</h2>
+              </CardTitle>
+              <CardDescription>A soulbound (non-transferable) Token-2022 NFT in your wallet.</CardDescription>
+            </CardHeader>
+            <CardContent className="space-y-3">
+              {c.nft_mint_address ? (
+                <>
+                  <p className="text-sm text-muted-foreground">Minted to your wallet. Mint address:</p>
+                  <a
+                    href={explorerAddressUrl(c.nft_mint_address, rpcUrl)}
+                    target="_blank"
+                    rel="noreferrer"
+                    data-testid="mint-address"
+                    className="inline-flex items-center gap-1 break-all font-mono text-xs text-primary underline-offset-4 hover:underline"
+                  >
+                    {c.nft_mint_address} <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
+                    <span className="sr-only">(opens in a new tab)</span>
+                  </a>
+                </>
+              ) : canMint ? (
+                <>
+                  <p className="text-sm text-muted-foreground">
+                    Your certificate is verified. Mint it as an NFT: your wallet signs, Attesta pays the network fees.
+                  </p>
+                  <Button className="w-full" disabled={mint.isPending} onClick={() => void onMint()}>
+                    {mint.isPending ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <Coins className="size-4" aria-hidden="true" />}
+                    {mint.isPending ? 'Minting...' : 'Mint as NFT'}
+                  </Button>
+                </>
+              ) : (
+                <p className="text-sm text-muted-foreground">Minting becomes available once the certificate is verified.</p>
+              )}
+            </CardContent>
+          </Card>
+
+          <ConnectWalletDialog
+            open={connectOpen}
+            onOpenChange={setConnectOpen}
+            signIn={false}
+            onSignedIn={() => setMintAfterConnect(true)}
+          />
+
+          <Card>
+            <CardHeader>
+              <CardTitle>
+                <h2>Permanent Storage</h2>
+              </CardTitle>
+            </CardHeader>
+            <CardContent>
+              {c.arweave_url ? (
+                <a
+                  href={c.arweave_url}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="inline-flex items-center gap-2 text-sm text-primary underline-offset-4 hover:underline"
+                >
+                  <HardDriveDownload className="size-4" aria-hidden="true" /> View on permanent storage
+                  <ExternalLink className="size-3" aria-hidden="true" />
+                  <span className="sr-only">(opens in a new tab)</span>
+                </a>
+              ) : (
+                <p className="text-sm text-muted-foreground">Your certificate will be stored permanently when minted as an NFT.</p>
+              )}
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardHeader>
+              <CardTitle>
+                <h2>Share</h2>
+              </CardTitle>
+              <CardDescription>Anyone with the link can check this certificate against the chain, without a wallet.</CardDescription>
+            </CardHeader>
+            <CardContent className="space-y-3">
+              <ShareQr url={link} />
+              <Button variant="outline" className="w-full" onClick={() => void onShare(link)}>
+                <Share2 className="size-4" aria-hidden="true" /> Copy public link
+              </Button>
+              <Button asChild variant="link" className="w-full">
+                <Link to={`/view/${c.user_id}/${c.id}`}>Open public view</Link>
+              </Button>
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Plus, Search } from 'lucide-react';
+import type { CertificateDto } from '../../../../shared/schemas/dto';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
+import { trpc } from '../../lib/trpc';
+import { CertificateCard } from './components/CertificateCard';
+import { EmptyCertificates } from './components/EmptyCertificates';
+import { PageHeader } from './components/PageHeader';
+
+type StatusFilter = 'all' | 'pending' | 'verified' | 'rejected';
+
+function useDebounced<T>(value: T, ms: number) {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+export default function CertificatesPage() {
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const term = useDebounced(search.trim(), 250);
+  const list = useQuery({
+    ...trpc.certificate.list.queryOptions({ search: term || undefined, status }),
+    placeholderData: keepPreviousData,
+  });
+  const certificates = (list.data ?? []) as CertificateDto[];
+  const filtering = term !== '' || status !== 'all';
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <PageHeader
+        title="Certificates"
+        description="All the certificates you have added, with their verification status."
+        action={
+          <Button asChild>
+            <Link to="/certificates/create">
+              <Plus className="size-4" aria-hidden="true" /> New Certificate
+            </Link>
+          </Button>
+        }
+      />
+      <div className="flex flex-col gap-3 sm:flex-row" role="search">
+        <div className="relative flex-1">
+          <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <Input
+            type="search"
+            aria-label="Search certificates"
+            placeholder="Search by title, institution or program..."
+            className="pl-9"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </div>
+        <Select value={status} onValueChange={(v) => setStatus(v as StatusFilter)}>
+          <SelectTrigger className="w-full sm:w-48" aria-label="Filter by status">
+            <SelectValue placeholder="All Statuses" />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value="all">All Statuses</SelectItem>
+            <SelectItem value="pending">Pending</SelectItem>
+            <SelectItem value="verified">Verified</SelectItem>
+            <SelectItem value="rejected">Rejected</SelectItem>
+          </SelectContent>
+        </Select>
+      </div>
+
+      {list.isPending ? (
+        <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3" aria-busy="true">
+          {[0, 1, 2, 3, 4, 5].map((i) => (
+            <div key={i} className="h-44 animate-pulse rounded-xl bg-muted" />
+          ))}
+        </div>
+      ) : list.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          Failed to load your certificates. {list.error.message}
+        </p>
+      ) : certificates.length === 0 ? (
+        filtering ? <EmptyCertificates title="No certificates match your search" showCreate={false} /> : <EmptyCertificates />
+      ) : (
+        <>
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {certificates.length} {certificates.length === 1 ? 'certificate' : 'certificates'}
+          </p>
+          <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+            {certificates.map((c) => (
+              <CertificateCard key={c.id} certificate={c} />
+            ))}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

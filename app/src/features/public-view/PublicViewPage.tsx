@@ -1,0 +1,309 @@
+// /view/{userId}/{certificateId}: the shared link. No sign-in; the certificate is checked against its
+// chain record, and a verifier can drop the file they received to compare fingerprints locally.
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { ArrowLeft, CheckCircle2, Coins, Download, ExternalLink, FileText, HardDriveDownload, Loader2, Upload, XCircle } from 'lucide-react';
+import type { PublicCertificateDto, VerdictDto } from '../../../../shared/schemas/dto';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { trpc } from '../../lib/trpc';
+import { StatusBadge } from '../certificates/components/status';
+import { ShareQr } from '../certificates/components/ShareQr';
+import { FileDropZone } from '../certificates/components/FileDropZone';
+import { explorerAddressUrl, formatDate, formatKb } from '../certificates/lib/format';
+import { useClusterInfo } from '../wallet/cluster';
+import { UserAvatar } from '../profile/UserAvatar';
+import { ChainVerdict, VerdictSummary } from '../verification/components/ChainVerdict';
+import { sha256Hex } from '../verification/lib/hash';
+import { PublicShell } from './PublicShell';
+
+function errorCode(error: unknown) {
+  return (error as { data?: { code?: string } } | null)?.data?.code;
+}
+
+interface Comparison {
+  name: string;
+  size: number;
+  actual: string;
+  expected: string;
+}
+
+function CompareResult({ result }: { result: Comparison }) {
+  const match = result.actual === result.expected;
+  return (
+    <div
+      role="status"
+      data-testid="compare-result"
+      data-match={match}
+      className={`space-y-2 rounded-xl border p-4 text-sm ${
+        match
+          ? 'border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200'
+          : 'border-red-200 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200'
+      }`}
+    >
+      <p className="flex items-center gap-2 font-semibold">
+        {match ? <CheckCircle2 className="size-5" aria-hidden="true" /> : <XCircle className="size-5" aria-hidden="true" />}
+        {match ? 'Match: this file is the certificate recorded on chain' : 'Mismatch: this file is not the certificate recorded on chain'}
+      </p>
+      <p className="opacity-90">
+        {result.name} ({formatKb(result.size)})
+      </p>
+      <dl className="space-y-1">
+        <div>
+          <dt className="font-medium">On-chain SHA-256</dt>
+          <dd>
+            <code className="break-all font-mono text-xs" data-testid="compare-expected">
+              {result.expected}
+            </code>
+          </dd>
+        </div>
+        <div>
+          <dt className="font-medium">Your file's SHA-256</dt>
+          <dd>
+            <code className="break-all font-mono text-xs" data-testid="compare-actual">
+              {result.actual}
+            </code>
+          </dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+export default function PublicViewPage() {
+  const { userId = '', certificateId = '' } = useParams();
+  const view = useQuery({
+    ...trpc.public.view.queryOptions({ userId, certificateId }),
+    retry: (n, e) => errorCode(e) !== 'NOT_FOUND' && errorCode(e) !== 'BAD_REQUEST' && n < 3,
+  });
+  const cert = view.data as PublicCertificateDto | undefined;
+  const verdictQuery = useQuery({
+    ...trpc.public.verifyById.queryOptions({ certificateId }),
+    enabled: !!cert,
+    retry: false,
+  });
+  const verdict = verdictQuery.data as VerdictDto | undefined;
+  const rpcUrl = useClusterInfo().data?.rpcUrl;
+  const [hashing, setHashing] = useState(false);
+  const [comparison, setComparison] = useState<Comparison | null>(null);
+
+  async function compare(file: File) {
+    if (!cert) return;
+    setHashing(true);
+    try {
+      const actual = await sha256Hex(file);
+      setComparison({ name: file.name, size: file.size, actual, expected: verdict?.sha256 ?? cert.sha256 });
+    } finally {
+      setHashing(false);
+    }
+  }
+
+  if (view.isPending) {
+    return (
+      <PublicShell>
+        <div role="status" className="flex min-h-[50vh] items-center justify-center gap-2 text-muted-foreground">
+          <Loader2 className="size-5 animate-spin" aria-hidden="true" /> Loading certificate...
+        </div>
+      </PublicShell>
+    );
+  }
+
+  if (view.isError || !cert) {
+    const missing = errorCode(view.error) === 'NOT_FOUND' || errorCode(view.error) === 'BAD_REQUEST';
+    return (
+      <PublicShell>
+        <div className="mx-auto flex max-w-md flex-col items-center py-16 text-center">
+          <FileText className="mb-4 size-12 text-muted-foreground" aria-hidden="true" />
+          <h1 className="text-2xl font-bold">{missing ? 'Certificate Not Found' : 'Error'}</h1>
+          <p className="mb-6 mt-2 text-muted-foreground">
+            {missing
+              ? "The certificate you're looking for could not be found or does not exist."
+              : 'Failed to load certificate details.'}
+          </p>
+          <Button asChild>
+            <Link to="/">
+              <ArrowLeft className="size-4" aria-hidden="true" /> Go to Homepage
+            </Link>
+          </Button>
+        </div>
+      </PublicShell>
+    );
+  }
+
+  const link = `${window.location.origin}/view/${cert.user_id}/${cert.id}`;
+
+  return (
+    <PublicShell>
+      <div className="space-y-6">
+        <div className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
+          <div className="min-w-0 space-y-2">
+            <div className="flex flex-wrap items-center gap-2">
+              <StatusBadge status={cert.verification_status} />
+              {cert.nft_mint_address && (
+                <span className="inline-flex items-center gap-1 rounded-full bg-violet-100 px-2.5 py-0.5 text-xs font-semibold text-violet-800 dark:bg-violet-950 dark:text-violet-300">
+                  <Coins className="size-3.5" aria-hidden="true" /> Soulbound NFT
+                </span>
+              )}
+            </div>
+            <h1 className="break-words text-2xl font-bold tracking-tight md:text-3xl">{cert.title}</h1>
+            <p className="text-muted-foreground">
+              {cert.institution_name} · {cert.program_name}
+            </p>
+          </div>
+          {cert.certificate_url && (
+            <Button asChild>
+              <a href={`${cert.certificate_url}?download=1`} download>
+                <Download className="size-4" aria-hidden="true" /> Download Certificate
+              </a>
+            </Button>
+          )}
+        </div>
+
+        <div className="grid gap-6 lg:grid-cols-3">
+          <div className="space-y-6 lg:col-span-2">
+            <Card>
+              <CardHeader>
+                <CardTitle>
+                  <h2>Chain Verification</h2>
+                </CardTitle>
+                <CardDescription>Read live from the certificate's on-chain record.</CardDescription>
+              </CardHeader>
+              <CardContent className="space-y-4">
+                {verdictQuery.isPending ? (
+                  <p role="status" className="flex items-center gap-2 text-muted-foreground">
+                    <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Checking the chain...
+                  </p>
+                ) : verdict ? (
+                  <>
+                    <VerdictSummary verdict={verdict} />
+                    <ChainVerdict verdict={verdict} />
+                  </>
+                ) : (
+                  <p role="alert" className="text-sm text-destructive">
+                    The chain check could not be completed. {verdictQuery.error?.message}
+                  </p>
+                )}
+              </CardContent>
+            </Card>
+
+            <Card>
+              <CardHeader>
+                <CardTitle>
+                  <h2>Compare a File</h2>
+                </CardTitle>
+                <CardDescription>
+                  Received this certificate as a file? Drop it here: it is fingerprinted in your browser and compared with the
+                  chain record.
+                </CardDescription>
+              </CardHeader>
+              <CardContent className="space-y-4">
+                <FileDropZone accept=".pdf,application/pdf,image/*" label="File to compare" onFile={(f) => void compare(f)} disabled={hashing}>
+                  {hashing ? (
+                    <Loader2 className="mb-2 size-8 animate-spin text-muted-foreground" aria-hidden="true" />
+                  ) : (
+                    <Upload className="mb-2 size-8 text-muted-foreground" aria-hidden="true" />
+                  )}
+                  <p className="font-medium">{hashing ? 'Computing fingerprint...' : 'Drop the file here, or click to choose it'}</p>
+                </FileDropZone>
+                {comparison && <CompareResult result={comparison} />}
+              </CardContent>
+            </Card>
+          </div>
+
+          <div className="space-y-6">
+            <Card>
+              <CardHeader>
+                <CardTitle>
+                  <h2>Certificate Information</h2>
+                </CardTitle>
+              </CardHeader>
+              <CardContent>
+                <div className="mb-4 flex items-center gap-3">
+                  <UserAvatar user={{ full_name: cert.holder_name, profile_image_url: cert.holder_photo_url }} className="size-12 text-lg" />
+                  <div className="min-w-0">
+                    <p className="text-xs text-muted-foreground">Issued to</p>
+                    <p className="truncate font-semibold">{cert.holder_name || 'Unnamed holder'}</p>
+                  </div>
+                </div>
+                <dl className="space-y-3 text-sm">
+                  <div>
+                    <dt className="text-muted-foreground">Institution</dt>
+                    <dd className="font-medium">{cert.institution_name}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-muted-foreground">Program</dt>
+                    <dd className="font-medium">{cert.program_name}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-muted-foreground">Issue date</dt>
+                    <dd className="font-medium">{formatDate(cert.issue_date)}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-muted-foreground">Certificate ID</dt>
+                    <dd className="break-all font-mono text-xs">{cert.id}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-muted-foreground">Holder wallet</dt>
+                    <dd className="break-all font-mono text-xs">{cert.holder_wallet}</dd>
+                  </div>
+                </dl>
+              </CardContent>
+            </Card>
+
+            <Card>
+              <CardHeader>
+                <CardTitle>
+                  <h2>NFT &amp; Permanent Copy</h2>
+                </CardTitle>
+              </CardHeader>
+              <CardContent className="space-y-3 text-sm">
+                {cert.nft_mint_address ? (
+                  <div>
+                    <p className="text-muted-foreground">Soulbound NFT mint</p>
+                    <a
+                      href={explorerAddressUrl(cert.nft_mint_address, rpcUrl)}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="inline-flex items-center gap-1 break-all font-mono text-xs text-primary underline-offset-4 hover:underline"
+                    >
+                      {cert.nft_mint_address} <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
+                      <span className="sr-only">(opens in a new tab)</span>
+                    </a>
+                  </div>
+                ) : (
+                  <p className="text-muted-foreground">Not minted as an NFT yet.</p>
+                )}
+                {cert.arweave_url ? (
+                  <a
+                    href={cert.arweave_url}
+                    target="_blank"
+                    rel="noreferrer"
+                    data-testid="permanent-copy"
+                    className="inline-flex items-center gap-2 text-primary underline-offset-4 hover:underline"
+                  >
+                    <HardDriveDownload className="size-4" aria-hidden="true" /> View on permanent storage
+                    <span className="sr-only">(opens in a new tab)</span>
+                  </a>
+                ) : (
+                  <p className="text-muted-foreground">No permanent copy yet: it is stored when the certificate is minted.</p>
+                )}
+              </CardContent>
+            </Card>
+
+            <Card>
+              <CardHeader>
+                <CardTitle>
+                  <h2>Share</h2>
+                </CardTitle>
+              </CardHeader>
+              <CardContent>
+                <ShareQr url={link} />
+              </CardContent>
+            </Card>
+          </div>
+        </div>
+      </div>
+    </PublicShell>
+  );
+}

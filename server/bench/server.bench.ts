@@ -1,0 +1,160 @@
+// npm run bench:server — public verify-by-hash throughput/latency beside a trivial JSON endpoint of
+// the same server (the ceiling), and create-to-verified time for a 1 MB PDF. The server runs in a
+// child process (as `npm start` would), the load generator here, over loopback with keep-alive.
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { createTRPCClient, httpBatchLink, httpLink, isNonJsonSerializable, splitLink } from '@trpc/client';
+import nacl from 'tweetnacl';
+import bs58 from 'bs58';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
+import type { AppRouter } from '../src/router';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const CREATE_RUNS = Number(process.env.BENCH_CREATE_RUNS ?? 5);
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-bench-'));
+const port = await new Promise<number>((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => {
+    const p = (s.address() as net.AddressInfo).port;
+    s.close(() => resolve(p));
+  });
+});
+const base = `http://127.0.0.1:${port}`;
+const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  cwd: root,
+  env: { ...process.env, ATTESTA_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const cleanup = () => {
+  child.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+
+for (let i = 0; ; i++) {
+  if (await fetch(`${base}/healthz`).then((r) => r.ok).catch(() => false)) break;
+  if (i > 600) throw new Error('server did not start');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+// A signed-in client with a cookie jar.
+let cookie = '';
+const f = async (input: RequestInfo | URL, init?: RequestInit) => {
+  const headers = new Headers(init?.headers);
+  if (cookie) headers.set('cookie', cookie);
+  const res = await fetch(input, { ...init, headers });
+  const sc = res.headers.getSetCookie()[0];
+  if (sc) cookie = sc.split(';')[0];
+  return res;
+};
+const trpc = createTRPCClient<AppRouter>({
+  links: [splitLink({ condition: (op) => isNonJsonSerializable(op.input), true: httpLink({ url: `${base}/trpc`, fetch: f }), false: httpBatchLink({ url: `${base}/trpc`, fetch: f }) })],
+});
+const kp = nacl.sign.keyPair();
+const address = bs58.encode(kp.publicKey);
+const { message } = await trpc.auth.nonce.mutate({ address });
+await trpc.auth.signIn.mutate({ address, message, signature: bs58.encode(nacl.sign.detached(new TextEncoder().encode(message), kp.secretKey)) });
+
+const claims = { title: 'Bench Certificate', institution_name: 'Loopback University', program_name: 'Throughput Engineering', issue_date: '2025-01-01' };
+async function onePdf(): Promise<Uint8Array> {
+  // ~1 MB: random pixels do not compress, plus the claimed text on the page.
+  const side = 580;
+  const noise = Buffer.alloc(side * side * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (Math.random() * 256) | 0;
+  const png = await sharp(noise, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([842, 595]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  page.drawImage(await doc.embedPng(png), { x: 500, y: 200, width: 300, height: 300 });
+  let y = 520;
+  for (const l of [claims.institution_name, claims.title, claims.program_name]) page.drawText(l, { x: 40, y: (y -= 40), size: 20, font });
+  return doc.save();
+}
+
+const createTimes: number[] = [];
+let hash = '';
+let pdfSize = 0;
+// Run 0 warms up (pdfjs loads lazily on the first document check) and is not counted.
+for (let i = 0; i <= CREATE_RUNS; i++) {
+  const pdf = await onePdf();
+  pdfSize = pdf.length;
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(claims)) fd.set(k, v);
+  fd.set('certificate_file', new File([pdf as BlobPart], 'bench.pdf', { type: 'application/pdf' }));
+  const t0 = performance.now();
+  const cert = await trpc.certificate.create.mutate(fd);
+  for (;;) {
+    const c = await trpc.certificate.byId.query({ id: cert.id });
+    if (c.verification_status !== 'pending') {
+      if (c.verification_status !== 'verified') throw new Error(`bench certificate was ${c.verification_status}: ${JSON.stringify(c.verification_details)}`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  if (i > 0) createTimes.push(performance.now() - t0);
+  hash = cert.sha256;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+function get(p: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    http
+      .get({ host: '127.0.0.1', port, path: p, agent }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`HTTP ${res.statusCode} for ${p}`))));
+      })
+      .on('error', reject);
+  });
+}
+async function load(p: string) {
+  const end0 = performance.now() + 500; // warm-up
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (performance.now() < end0) await get(p); }));
+  const lat: number[] = [];
+  const start = performance.now();
+  const end = start + DURATION_MS;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (performance.now() < end) lat.push(await get(p)); }));
+  const secs = (performance.now() - start) / 1000;
+  lat.sort((a, b) => a - b);
+  const q = (x: number) => lat[Math.min(lat.length - 1, Math.floor(x * lat.length))];
+  return { rps: lat.length / secs, p50: q(0.5), p99: q(0.99), n: lat.length };
+}
+
+const ceiling = await load('/healthz');
+const trpcTrivial = await load('/trpc/health');
+const verify = await load(`/trpc/public.verifyByHash?input=${encodeURIComponent(JSON.stringify({ sha256: hash }))}`);
+const rest = await load(`/api/v1/verify/hash/${hash}`);
+const sortedCreate = [...createTimes].sort((a, b) => a - b);
+const ratio = rest.rps / ceiling.rps;
+
+const rows = [
+  ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'requests'],
+  ['GET /healthz (ceiling)', ceiling.rps.toFixed(0), ceiling.p50.toFixed(2), ceiling.p99.toFixed(2), String(ceiling.n)],
+  ['tRPC health (trivial)', trpcTrivial.rps.toFixed(0), trpcTrivial.p50.toFixed(2), trpcTrivial.p99.toFixed(2), String(trpcTrivial.n)],
+  ['tRPC public.verifyByHash', verify.rps.toFixed(0), verify.p50.toFixed(2), verify.p99.toFixed(2), String(verify.n)],
+  ['GET /api/v1/verify/hash/:sha256', rest.rps.toFixed(0), rest.p50.toFixed(2), rest.p99.toFixed(2), String(rest.n)],
+];
+const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+console.log(
+  `\nAttesta server bench — loopback, concurrency ${CONCURRENCY}, ${DURATION_MS} ms per endpoint, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+);
+for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));
+console.log(
+  `\nverify (REST) / ceiling: ${(ratio * 100).toFixed(0)}% (target ≥ 50%), p99 ${rest.p99.toFixed(2)} ms (target < 20 ms); ` +
+    `tRPC verify / ceiling: ${((verify.rps / ceiling.rps) * 100).toFixed(0)}% (tRPC trivial: ${((trpcTrivial.rps / ceiling.rps) * 100).toFixed(0)}%)`,
+);
+console.log(
+  `create→verified, ${(pdfSize / 1024 / 1024).toFixed(2)} MB PDF, ${CREATE_RUNS} runs: median ${sortedCreate[Math.floor(sortedCreate.length / 2)].toFixed(0)} ms, max ${sortedCreate.at(-1)!.toFixed(0)} ms (target < 1000 ms)`,
+);
+const ok = ratio >= 0.5 && rest.p99 < 20 && sortedCreate[Math.floor(sortedCreate.length / 2)] < 1000;
+console.log(ok ? 'targets: met' : 'targets: NOT met');
+agent.destroy();
+cleanup();
+process.exit(0);

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import type { Config } from './config';
+import { contextFactory } from './context';
+import { openDatabase } from './db';
+import { registerFileRoutes } from './http/files';
+import { registerPermanentRoutes } from './http/permanent';
+import { registerVerifyRoutes } from './http/verify';
+import { appRouter, type AppRouter } from './router';
+import type { Services } from './services';
+import { createChain } from './services/chain';
+import { reconcileMints } from './services/mint';
+import { seedDemoData } from './services/demo/seed';
+import { openBlobStore } from './services/blobs';
+import { EventBus } from './services/verification/events';
+import { VerificationQueue } from './services/verification/queue';
+import { VerificationWorker } from './services/verification/worker';
+
+// Uploads are at most 10 MB; the multipart stream reaches tRPC unparsed, so cap it here.
+const MAX_REQUEST_BYTES = 25 * 1024 * 1024;
+
+function limitUploadSize(app: FastifyInstance, limit: number) {
+  // tRPC needs the raw IncomingMessage as the body, so the stream cannot be wrapped: require a
+  // declared length for uploads (browsers and fetch always send one) and refuse it when too large.
+  app.addHook('onRequest', async (req, reply) => {
+    if (!/^multipart\//.test(req.headers['content-type'] ?? '')) return;
+    const declared = req.headers['content-length'];
+    const fail = (status: number, code: string, message: string) =>
+      reply.code(status).send({ error: { message, code: -32600, data: { code, httpStatus: status } } });
+    if (declared === undefined) return fail(411, 'BAD_REQUEST', 'Uploads need a Content-Length header.');
+    if (Number(declared) > limit) return fail(413, 'PAYLOAD_TOO_LARGE', `The request is too large (max ${limit / 1024 / 1024} MB).`);
+  });
+}
+
+/**
+ * tRPC's fastify adapter replies with a web Response, which fastify streams as a chunked body in
+ * several writes; under concurrency that measured ~5× slower than a buffered reply (idle time, not
+ * CPU). Buffer every finite Response (all but SSE subscriptions, which must stream).
+ */
+function bufferWebResponses(app: FastifyInstance) {
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (payload === null || typeof payload !== 'object' || Object.prototype.toString.call(payload) !== '[object Response]') return payload;
+    const res = payload as unknown as Response;
+    if (!res.body || (res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return payload;
+    reply.code(res.status);
+    for (const [k, v] of res.headers) reply.header(k, v);
+    return Buffer.from(await res.arrayBuffer());
+  });
+}
+
+export interface Server {
+  app: FastifyInstance;
+  services: Services;
+  /** Base URL after listen(). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the data dir, the database, the chain and the blob store, then serves HTTP. */
+export async function startServer(config: Config): Promise<Server> {
+  const { db } = await openDatabase(config.dataDir);
+  const chain = await createChain(config, db);
+  const blobs = openBlobStore(config);
+  const services: Services = { config, db, chain, blobs, bus: new EventBus(), queue: new VerificationQueue(db) };
+  if (config.demoData) await seedDemoData(services);
+  // A crash between a mint's submit and its DB write is finished here, from the chain record.
+  const reconciled = await reconcileMints(services);
+  if (reconciled.errors.length) console.warn('mint reconcile:', reconciled.errors);
+
+  const worker = new VerificationWorker(services);
+  if (config.worker) await worker.start();
+
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+  });
+  await app.register(fastifyCookie);
+  limitUploadSize(app, MAX_REQUEST_BYTES);
+  bufferWebResponses(app);
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: contextFactory(services),
+      onError({ error, path: p }) {
+        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path: p }, 'tRPC error');
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+  app.get('/healthz', async () => ({ ok: true, chain: chain.mode }));
+  registerFileRoutes(app, services);
+  await registerPermanentRoutes(app, services);
+  registerVerifyRoutes(app, services);
+
+  // The web app, when it has been built; unknown non-API paths fall back to index.html (SPA).
+  if (fs.existsSync(path.join(config.appDistDir, 'index.html'))) {
+    await app.register(fastifyStatic, { root: config.appDistDir, wildcard: false });
+    app.setNotFoundHandler((req, reply) => {
+      if (req.method === 'GET' && !/^\/(trpc|api|files|permanent|healthz)(\/|$)/.test(req.url)) return reply.sendFile('index.html');
+      return reply.code(404).send({ error: 'Not found' });
+    });
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  let closed = false;
+  return {
+    app,
+    services,
+    url,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await worker.stop();
+      await chain.close();
+      await db.destroy();
+    },
+  };
+}

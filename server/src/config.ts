@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// Read and validated once at start; every error names the variable.
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? def : ['true', '1', 'yes'].includes(v)));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  ATTESTA_DATA_DIR: z.string().min(1).default('./data'),
+  ATTESTA_PUBLIC_ORIGIN: z.url().optional(),
+  OPERATOR_KEYPAIR_PATH: z.string().min(1).optional(),
+  SOLANA_RPC_URL: z.url().optional(),
+  CERTIFICATES_PROGRAM_ID: z
+    .string()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: 'must be a base58 public key' })
+    .optional(),
+  ATTESTA_PROGRAM_PATH: z.string().min(1).default('programs/certificates/deploy/certificates.so'),
+  ATTESTA_DEMO_DATA: bool(true),
+  ATTESTA_TEST_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  ATTESTA_WORKER: bool(true),
+  TRUST_PROXY: bool(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  APP_DIST_DIR: z.string().min(1).default('app/dist'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Origin used in links (verification_url) when no request is at hand. */
+  publicOrigin: string | null;
+  operatorKeypairPath: string;
+  chain: { mode: 'embedded'; programPath: string; programId: string | null } | { mode: 'rpc'; rpcUrl: string; programId: string | null };
+  demoData: boolean;
+  testStepDelayMs: number;
+  worker: boolean;
+  trustProxy: boolean;
+  logLevel: string;
+  appDistDir: string;
+  env: Record<string, string | undefined>;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.ATTESTA_DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    publicOrigin: e.ATTESTA_PUBLIC_ORIGIN?.replace(/\/$/, '') ?? null,
+    operatorKeypairPath: path.resolve(e.OPERATOR_KEYPAIR_PATH ?? path.join(dataDir, 'operator.json')),
+    chain: e.SOLANA_RPC_URL
+      ? { mode: 'rpc', rpcUrl: e.SOLANA_RPC_URL, programId: e.CERTIFICATES_PROGRAM_ID ?? null }
+      : { mode: 'embedded', programPath: path.resolve(e.ATTESTA_PROGRAM_PATH), programId: e.CERTIFICATES_PROGRAM_ID ?? null },
+    // Demo data is for the embedded chain only: never write demo issuers to a real cluster.
+    demoData: e.ATTESTA_DEMO_DATA && !e.SOLANA_RPC_URL,
+    testStepDelayMs: e.ATTESTA_TEST_STEP_DELAY_MS,
+    worker: e.ATTESTA_WORKER,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    appDistDir: path.resolve(e.APP_DIST_DIR),
+    env,
+  };
+}

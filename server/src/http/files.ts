@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services';
+import { sessionFromRequest } from '../context';
+
+/**
+ * Plain HTTP downloads (browsers, <embed>, curl).
+ * Certificates: the owner (by session cookie) always; anyone else only when the certificate is
+ * verified — the public view links to it then, and a verifier needs the file to check it.
+ * Photos: public (the profile page says the photo is shown with shared certificates).
+ */
+export function registerFileRoutes(app: FastifyInstance, svc: Services) {
+  app.get<{ Params: { id: string } }>('/files/certificates/:id', async (req, reply) => {
+    const cert = await svc.db.selectFrom('certificate').selectAll().where('id', '=', req.params.id).executeTakeFirst();
+    const session = cert ? await sessionFromRequest(svc, req) : null;
+    const allowed = cert && (cert.verification_status === 'verified' || session?.user.id === cert.user_id);
+    if (!cert || !allowed) return reply.code(404).send({ error: 'Certificate not found' });
+    const bytes = await svc.blobs.get(cert.file_key);
+    if (!bytes) return reply.code(404).send({ error: 'File not found' });
+    const inline = (req.query as Record<string, string>)?.download !== '1';
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${cert.file_name.replace(/["\\\r\n]/g, '_')}"`)
+      .header('x-content-sha256', cert.sha256)
+      .header('cache-control', 'private, no-store')
+      .send(Buffer.from(bytes));
+  });
+
+  app.get<{ Params: { userId: string } }>('/files/photos/:userId', async (req, reply) => {
+    const user = await svc.db.selectFrom('user').select(['profile_image_key']).where('id', '=', req.params.userId).executeTakeFirst();
+    const bytes = user?.profile_image_key ? await svc.blobs.get(user.profile_image_key) : null;
+    if (!bytes) return reply.code(404).send({ error: 'Photo not found' });
+    const ext = user!.profile_image_key!.split('.').pop();
+    const mime = ext === 'png' ? 'image/png' : ext === 'gif' ? 'image/gif' : ext === 'webp' ? 'image/webp' : 'image/jpeg';
+    return reply.header('content-type', mime).header('x-content-type-options', 'nosniff').header('cache-control', 'public, max-age=300').send(Buffer.from(bytes));
+  });
+}

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { readPermanent } from '../services/permanent';
+import type { Services } from '../services';
+
+export interface PermanentRoutesOptions {
+  /** The local permanent store's directory (`${dataDir}/permanent`). */
+  dir: string;
+}
+
+// Objects are content-addressed (id = SHA-256 of the bytes): a URL can never change content.
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * GET/HEAD /permanent/:id — the local permanent store, read-only: the minted certificates' PDFs
+ * and NFT metadata JSON. Public (wallets and explorers fetch the metadata cross-origin).
+ */
+export const permanentRoutes: FastifyPluginAsync<PermanentRoutesOptions> = async (app, opts) => {
+  app.get<{ Params: { id: string } }>('/permanent/:id', async (req, reply) => {
+    const id = req.params.id.toLowerCase();
+    const obj = await readPermanent(opts.dir, id); // null for anything that is not 64 hex
+    if (!obj) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found' });
+    const etag = `"${id}"`;
+    reply
+      .header('content-type', obj.contentType)
+      .header('cache-control', IMMUTABLE)
+      .header('etag', etag)
+      .header('access-control-allow-origin', '*')
+      .header('x-content-type-options', 'nosniff')
+      .header('x-content-sha256', id);
+    if (obj.contentType === 'application/pdf') reply.header('content-disposition', `inline; filename="${id.slice(0, 16)}.pdf"`);
+    if (req.headers['if-none-match']?.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
+    return reply.send(Buffer.from(obj.bytes.buffer, obj.bytes.byteOffset, obj.bytes.byteLength));
+  });
+};
+
+/** Registers {@link permanentRoutes} on the server's local store directory. */
+export function registerPermanentRoutes(app: FastifyInstance, svc: Pick<Services, 'config'>) {
+  return app.register(permanentRoutes, { dir: path.join(svc.config.dataDir, 'permanent') });
+}

@@ -1,0 +1,18 @@
+import { ConfigError, loadConfig } from './config';
+import { startServer } from './app';
+
+try {
+  const config = loadConfig();
+  const server = await startServer(config);
+  console.log(`Attesta listening on ${server.url} (chain: ${server.services.chain.mode}, data: ${config.dataDir})`);
+  const shutdown = async (signal: string) => {
+    console.log(`${signal}: shutting down`);
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+} catch (e) {
+  console.error(e instanceof ConfigError ? e.message : e);
+  process.exit(1);
+}

@@ -1,0 +1,17 @@
+import { authRouter } from './routers/auth';
+import { certificateRouter } from './routers/certificate';
+import { mintRouter } from './routers/mint';
+import { profileRouter } from './routers/profile';
+import { publicRouter } from './routers/public';
+import { publicProcedure, router } from './trpc';
+
+export const appRouter = router({
+  health: publicProcedure.query(() => ({ ok: true as const })),
+  auth: authRouter,
+  profile: profileRouter,
+  certificate: certificateRouter,
+  public: publicRouter,
+  mint: mintRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,91 @@
+import { TRPCError, tracked } from '@trpc/server';
+import { sql } from 'kysely';
+import { certificateByIdInput, createCertificateInput, listCertificatesInput, onStatusInput } from '../../../shared/schemas/certificate';
+import type { CertificateStatsDto } from '../../../shared/schemas/dto';
+import type { Context, Session } from '../context';
+import { toCertificateDto, toLogDto } from '../services/certificates/dto';
+import { createCertificate } from '../services/certificates/intake';
+import { protectedProcedure, router } from '../trpc';
+
+/** Own certificates only: someone else's id is indistinguishable from a missing one. */
+async function ownCertificate(ctx: Context & { session: Session }, id: string) {
+  const row = await ctx.db.selectFrom('certificate').selectAll().where('id', '=', id).where('user_id', '=', ctx.session.user.id).executeTakeFirst();
+  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Certificate not found' });
+  return row;
+}
+
+export const certificateRouter = router({
+  /** FormData: title, institution_name, program_name, issue_date, certificate_file. */
+  create: protectedProcedure.input(createCertificateInput).mutation(async ({ ctx, input }) => {
+    const row = await createCertificate(ctx, ctx.session.user, input);
+    return toCertificateDto(row, ctx.origin);
+  }),
+
+  list: protectedProcedure.input(listCertificatesInput).query(async ({ ctx, input }) => {
+    let q = ctx.db.selectFrom('certificate').selectAll().where('user_id', '=', ctx.session.user.id);
+    if (input?.status && input.status !== 'all') q = q.where('verification_status', '=', input.status);
+    const term = input?.search?.trim();
+    if (term) {
+      // LIKE is case-insensitive for ASCII in SQLite; escape the wildcards the user typed.
+      const like = `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) =>
+        eb.or(
+          (['title', 'institution_name', 'program_name'] as const).map((col) => eb(sql`lower(${sql.ref(col)})`, 'like', sql`${like} escape '\\'`)),
+        ),
+      );
+    }
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id').limit(input?.limit ?? 200).execute();
+    return rows.map((r) => toCertificateDto(r, ctx.origin));
+  }),
+
+  byId: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => toCertificateDto(await ownCertificate(ctx, input.id), ctx.origin)),
+
+  logs: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => {
+    await ownCertificate(ctx, input.id);
+    const rows = await ctx.db.selectFrom('verification_log').selectAll().where('certificate_id', '=', input.id).orderBy('created_at').orderBy('id').execute();
+    return rows.map(toLogDto);
+  }),
+
+  stats: protectedProcedure.query(async ({ ctx }): Promise<CertificateStatsDto> => {
+    const r = await ctx.db
+      .selectFrom('certificate')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        sql<number>`coalesce(sum(verification_status = 'verified'), 0)`.as('verified'),
+        sql<number>`coalesce(sum(verification_status = 'pending'), 0)`.as('pending'),
+        sql<number>`coalesce(sum(verification_status = 'rejected'), 0)`.as('rejected'),
+        sql<number>`coalesce(sum(nft_mint_address is not null), 0)`.as('minted'),
+      ])
+      .where('user_id', '=', ctx.session.user.id)
+      .executeTakeFirstOrThrow();
+    return { total: Number(r.total), verified: Number(r.verified), pending: Number(r.pending), rejected: Number(r.rejected), minted: Number(r.minted) };
+  }),
+
+  /** The seed's Check Status: (re)starts verification of a pending certificate. */
+  startVerification: protectedProcedure.input(certificateByIdInput).mutation(async ({ ctx, input }) => {
+    const cert = await ownCertificate(ctx, input.id);
+    if (cert.verification_status !== 'pending') return { status: cert.verification_status, job_id: null as string | null };
+    const job = await ctx.queue.enqueue(cert.id);
+    ctx.queue.kick();
+    return { status: cert.verification_status, job_id: job.id as string | null };
+  }),
+
+  /** The seed's Try Again: a rejected certificate is verified again from the start. */
+  retryVerification: protectedProcedure.input(certificateByIdInput).mutation(async ({ ctx, input }) => {
+    const cert = await ownCertificate(ctx, input.id);
+    if (cert.verification_status === 'verified') throw new TRPCError({ code: 'BAD_REQUEST', message: 'This certificate is already verified.' });
+    const job = await ctx.queue.enqueue(cert.id);
+    ctx.queue.kick();
+    return { status: cert.verification_status, job_id: job.id };
+  }),
+
+  /** Live status over SSE; the first event is the current state, so reconnects never miss the end. */
+  onStatus: protectedProcedure.input(onStatusInput).subscription(async function* ({ ctx, input, signal }) {
+    const cert = await ownCertificate(ctx, input.id);
+    const events = ctx.bus.subscribe(cert.id, signal);
+    const current = await ctx.db.selectFrom('certificate').select(['verification_status', 'updated_at']).where('id', '=', cert.id).executeTakeFirstOrThrow();
+    let n = 0;
+    yield tracked(`${cert.id}:${n++}`, { certificate_id: cert.id, verification_status: current.verification_status, step: null as string | null, step_status: null as string | null, updated_at: current.updated_at });
+    for await (const e of events) yield tracked(`${cert.id}:${n++}`, e);
+  }),
+});

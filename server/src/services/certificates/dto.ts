@@ -1,0 +1,91 @@
+import type { CertificateDto, PublicCertificateDto, UserDto, VerificationDetails, VerificationLogDto } from '../../../../shared/schemas/dto';
+import type { TrustTierName } from '../../../../shared/constants';
+import type { CertificateRow, UserRow, VerificationLogRow } from '../../db/schema';
+
+// Rows never leave the server as they are: these pick the public fields.
+
+export const certificateFileUrl = (origin: string, id: string) => `${origin}/files/certificates/${encodeURIComponent(id)}`;
+export const verificationUrl = (origin: string, userId: string, id: string) => `${origin}/view/${encodeURIComponent(userId)}/${encodeURIComponent(id)}`;
+
+function details(text: string | null): VerificationDetails | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as VerificationDetails;
+  } catch {
+    return { reason: text };
+  }
+}
+
+export function toCertificateDto(r: CertificateRow, origin: string): CertificateDto {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    title: r.title,
+    institution_name: r.institution_name,
+    program_name: r.program_name,
+    issue_date: r.issue_date,
+    verification_url: verificationUrl(origin, r.user_id, r.id),
+    certificate_url: certificateFileUrl(origin, r.id),
+    verification_status: r.verification_status,
+    verification_details: details(r.verification_details),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    arweave_url: r.arweave_url,
+    nft_mint_address: r.nft_mint_address,
+    sha256: r.sha256,
+    original_sha256: r.original_sha256,
+    file_name: r.file_name,
+    file_type: r.file_mime,
+    file_size: r.file_size,
+    record_address: r.record_address,
+    holder_wallet: r.holder_wallet,
+    tier: r.tier as TrustTierName,
+    anchor_signature: r.anchor_signature,
+    verify_signature: r.verify_signature,
+  };
+}
+
+export function toPublicCertificateDto(r: CertificateRow, holder: Pick<UserRow, 'full_name' | 'profile_image_url'>, origin: string): PublicCertificateDto {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    title: r.title,
+    institution_name: r.institution_name,
+    program_name: r.program_name,
+    issue_date: r.issue_date,
+    verification_status: r.verification_status,
+    verification_details: details(r.verification_details),
+    holder_name: holder.full_name,
+    holder_photo_url: holder.profile_image_url,
+    holder_wallet: r.holder_wallet,
+    sha256: r.sha256,
+    record_address: r.record_address,
+    nft_mint_address: r.nft_mint_address,
+    arweave_url: r.arweave_url,
+    certificate_url: r.verification_status === 'verified' ? certificateFileUrl(origin, r.id) : null,
+    verification_url: verificationUrl(origin, r.user_id, r.id),
+    created_at: r.created_at,
+  };
+}
+
+export function toUserDto(u: UserRow): UserDto {
+  return {
+    id: u.id,
+    full_name: u.full_name,
+    wallet_address: u.wallet_address,
+    email: u.email,
+    profile_image_url: u.profile_image_url,
+    created_at: u.created_at,
+    updated_at: u.updated_at,
+  };
+}
+
+export function toLogDto(l: VerificationLogRow): VerificationLogDto {
+  let d: VerificationLogDto['details'];
+  try {
+    d = JSON.parse(l.details);
+  } catch {
+    d = { message: l.details };
+  }
+  return { id: l.id, certificate_id: l.certificate_id, verification_step: l.verification_step, status: l.status, details: d, created_at: l.created_at };
+}

@@ -1,0 +1,125 @@
+import { PublicKey } from '@solana/web3.js';
+import { TRPCError } from '@trpc/server';
+import { MESSAGES } from '../../../../shared/constants';
+import { fromHex } from '../../../../shared/program/codec';
+import type { CertificateDetails } from '../../../../shared/schemas/certificate';
+import type { CertificateRow, UserRow } from '../../db/schema';
+import { newId } from '../../lib/ids';
+import { ChainError, type ChainReceipt } from '../chain';
+import { FileRejectedError, inspectUpload, sha256Hex, toPdf } from '../files/index.js';
+import type { Services } from '../index';
+
+export const certificateFileKey = (id: string) => `certificates/${id}.pdf`;
+
+const EXT_TYPE: Record<string, string> = { pdf: 'pdf', jpg: 'jpeg', jpeg: 'jpeg', png: 'png', webp: 'webp', gif: 'gif' };
+const TYPE_LABEL: Record<string, string> = { pdf: 'a PDF', jpeg: 'a JPG image', png: 'a PNG image', webp: 'a WEBP image', gif: 'a GIF image' };
+
+/**
+ * Refusals of an upload by its bytes become BAD_REQUEST with the files service's message. A file
+ * whose name claims one known type while its bytes are another (a PNG renamed .pdf) is refused
+ * as disguised: what the holder thinks they uploaded is not what would be anchored.
+ */
+export async function readUpload(file: File, kind: 'certificate' | 'photo') {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let info;
+  try {
+    info = await inspectUpload(bytes, { kind });
+  } catch (e) {
+    if (e instanceof FileRejectedError) throw new TRPCError({ code: 'BAD_REQUEST', message: e.message, cause: e });
+    throw e;
+  }
+  const ext = /\.([A-Za-z0-9]+)$/.exec(file.name ?? '')?.[1]?.toLowerCase();
+  const claimed = ext ? EXT_TYPE[ext] : undefined;
+  if (claimed && claimed !== info.type) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: `This file is named .${ext} but its content is ${TYPE_LABEL[info.type] ?? info.type}. Please upload the original file.`,
+    });
+  }
+  return { bytes, info };
+}
+
+const conflict = (message: string) => new TRPCError({ code: 'CONFLICT', message });
+
+/**
+ * validate → convert → hash → refuse a hash held by someone else → store blob → (anchor + rows) in
+ * one DB transaction. Any failure after the blob write deletes the blob and undoes the chain write.
+ */
+export async function createCertificate(svc: Services, user: UserRow, input: CertificateDetails & { certificate_file: File }): Promise<CertificateRow> {
+  const { db, chain, blobs } = svc;
+  const { bytes, info } = await readUpload(input.certificate_file, 'certificate');
+  let pdf: Uint8Array = bytes;
+  if (info.type !== 'pdf') {
+    try {
+      pdf = await toPdf(bytes, info.type);
+    } catch (e) {
+      if (e instanceof FileRejectedError) throw new TRPCError({ code: 'BAD_REQUEST', message: e.message, cause: e });
+      throw e;
+    }
+  }
+  const sha256 = sha256Hex(pdf);
+  const originalSha256 = info.type === 'pdf' ? null : sha256Hex(bytes);
+  const hash = fromHex(sha256);
+
+  const existing = await db.selectFrom('certificate').select(['user_id']).where('sha256', '=', sha256).executeTakeFirst();
+  if (existing) throw conflict(existing.user_id === user.id ? MESSAGES.alreadyAdded : MESSAGES.alreadyRegisteredByOther);
+  const record = await chain.readCertificate(hash);
+  if (record && record.holder.toBase58() !== user.wallet_address) throw conflict(MESSAGES.alreadyRegisteredByOther);
+  // Anchored for this wallet earlier but the row is missing (a crash between chain and DB): adopt it.
+  const adopt = record !== null;
+
+  const id = newId('c_');
+  const fileKey = certificateFileKey(id);
+  const now = new Date().toISOString();
+  const baseName = (input.certificate_file.name || 'certificate').replace(/\.[^.]*$/, '').slice(0, 150) || 'certificate';
+  const row: CertificateRow = {
+    id,
+    user_id: user.id,
+    title: input.title,
+    institution_name: input.institution_name,
+    program_name: input.program_name,
+    issue_date: input.issue_date,
+    verification_status: 'pending',
+    verification_details: null,
+    tier: 'none',
+    file_key: fileKey,
+    file_name: `${baseName}.pdf`,
+    file_mime: 'application/pdf',
+    file_size: pdf.length,
+    sha256,
+    original_sha256: originalSha256,
+    original_mime: info.type === 'pdf' ? null : info.mime,
+    record_address: chain.certificateAddress(hash).toBase58(),
+    holder_wallet: user.wallet_address,
+    anchor_signature: null,
+    verify_signature: null,
+    arweave_url: null,
+    nft_mint_address: null,
+    mint_signature: null,
+    created_at: now,
+    updated_at: now,
+  };
+
+  await blobs.put(fileKey, pdf, 'application/pdf');
+  let receipt: ChainReceipt | null = null;
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('certificate').values(row).execute();
+      await svc.queue.enqueue(id, trx);
+      if (!adopt) {
+        // Last inside the transaction: if it fails the rows roll back; if the commit fails we undo it.
+        receipt = await chain.anchorCertificate({ hash, holder: new PublicKey(user.wallet_address) }, { db: trx, kind: 'anchor_certificate', certificateId: id });
+        row.anchor_signature = receipt.signature;
+        await trx.updateTable('certificate').set({ anchor_signature: receipt.signature }).where('id', '=', id).execute();
+      }
+    });
+  } catch (e) {
+    (receipt as ChainReceipt | null)?.undo?.();
+    await blobs.delete(fileKey).catch(() => undefined);
+    if (e instanceof ChainError && e.errorName === 'HashAlreadyAnchored') throw conflict(MESSAGES.alreadyRegisteredByOther);
+    if (e instanceof Error && /UNIQUE constraint failed: certificate\.sha256/.test(e.message)) throw conflict(MESSAGES.alreadyRegisteredByOther);
+    throw e;
+  }
+  svc.queue.kick();
+  return row;
+}

@@ -1,0 +1,137 @@
+import { CertificateStatus, IssuerStatus, TrustTier, fromHex, isExpired, type CertificateAccount } from '../../../../shared/program/codec';
+import { reasonName } from '../../../../shared/program/reasons';
+import type { TrustTierName } from '../../../../shared/constants';
+import type { VerdictDto, VerdictStatus } from '../../../../shared/schemas/dto';
+import type { CertificateRow } from '../../db/schema';
+import type { Services } from '../index';
+import { toPublicCertificateDto } from './dto';
+
+const TIERS: Record<number, TrustTierName> = { [TrustTier.None]: 'none', [TrustTier.PlatformVerified]: 'platform_verified', [TrustTier.IssuerConfirmed]: 'issuer_confirmed' };
+const ISSUER_STATUS: Record<number, string> = { [IssuerStatus.Pending]: 'pending', [IssuerStatus.Approved]: 'approved', [IssuerStatus.Suspended]: 'suspended' };
+const STATUS: Record<number, VerdictStatus> = {
+  [CertificateStatus.Pending]: 'pending',
+  [CertificateStatus.Verified]: 'verified',
+  [CertificateStatus.Rejected]: 'rejected',
+  [CertificateStatus.Revoked]: 'revoked',
+};
+const iso = (secs: bigint) => (secs === 0n ? null : new Date(Number(secs) * 1000).toISOString());
+
+type ChainPart = Omit<VerdictDto, 'valid' | 'integrity' | 'expected_sha256' | 'actual_sha256' | 'certificate' | 'checked_at'>;
+
+// What the chain says about a hash (plus the signatures we sent for it) is cached per hash and
+// reused while the chain's state version is unchanged, for at most 1 s (expiry, RPC chains).
+const CACHE_TTL_MS = 1000;
+// Keyed by the chain object: the tRPC context is a new object per request, the chain is not.
+const cache = new WeakMap<object, Map<string, { at: number; version: number | null; part: ChainPart }>>();
+
+async function chainPart(svc: Services, sha256: string, certId: string | null): Promise<ChainPart> {
+  const { chain, db } = svc;
+  let perSvc = cache.get(chain);
+  if (!perSvc) cache.set(chain, (perSvc = new Map()));
+  const key = `${sha256}:${certId ?? ''}`;
+  const version = chain.stateVersion();
+  const hit = perSvc.get(key);
+  if (hit && hit.version === version && Date.now() - hit.at < CACHE_TTL_MS) return hit.part;
+
+  const hash = fromHex(sha256);
+  const record: CertificateAccount | null = await chain.readCertificate(hash);
+  const now = await chain.now();
+  let status: VerdictStatus = 'not_found';
+  if (record) status = record.status !== CertificateStatus.Revoked && isExpired(record, now) ? 'expired' : STATUS[record.status] ?? 'pending';
+  let issuer: VerdictDto['issuer'] = null;
+  if (record?.issuer) {
+    const acc = await chain.readIssuer(record.issuer);
+    issuer = { authority: record.issuer.toBase58(), name: acc?.name ?? null, uri: acc?.uri ?? null, status: acc ? ISSUER_STATUS[acc.status] ?? null : null };
+  }
+  const transactions = certId
+    ? (await db.selectFrom('chain_transaction').select(['kind', 'signature', 'slot', 'created_at']).where('certificate_id', '=', certId).orderBy('slot').execute()).map((t) => ({
+        kind: t.kind,
+        signature: t.signature,
+        slot: t.slot,
+        created_at: t.created_at,
+      }))
+    : [];
+  const part: ChainPart = {
+    status,
+    sha256,
+    record_address: record || certId ? chain.certificateAddress(hash).toBase58() : null,
+    tier: record ? TIERS[record.tier] ?? 'none' : 'none',
+    reason_code: record?.reasonCode ?? 0,
+    reason: record && record.reasonCode ? reasonName(record.reasonCode) : null,
+    issuer,
+    holder_wallet: record?.holder.toBase58() ?? null,
+    verifier: record?.verifier?.toBase58() ?? null,
+    nft_mint: record?.nftMint?.toBase58() ?? null,
+    anchored_at: record ? iso(record.anchoredAt) : null,
+    verified_at: record ? iso(record.verifiedAt) : null,
+    revoked_at: record ? iso(record.revokedAt) : null,
+    expires_at: record ? iso(record.expiresAt) : null,
+    transactions,
+    chain: { mode: chain.mode, program_id: chain.programId.toBase58() },
+  };
+  if (perSvc.size > 10_000) perSvc.clear();
+  perSvc.set(key, { at: Date.now(), version, part });
+  return part;
+}
+
+/**
+ * The verdict anyone gets, derived from the chain record (the DB adds the human-readable
+ * certificate fields and the signatures we sent). `fileSha256` is the hash of a dropped file.
+ */
+export async function verdictFor(
+  svc: Services,
+  p: { sha256: string; cert?: CertificateRow | null; fileSha256?: string; origin: string },
+): Promise<VerdictDto> {
+  const entry = await cachedVerdict(svc, p);
+  return { ...entry.verdict, checked_at: new Date().toISOString() };
+}
+
+/** The same verdict as JSON text; serialised once per cache entry (the REST hot path). */
+export async function verdictJson(svc: Services, p: { sha256: string; origin: string }): Promise<string> {
+  const entry = await cachedVerdict(svc, p);
+  entry.json ??= JSON.stringify({ ...entry.verdict, checked_at: undefined });
+  return `${entry.json.slice(0, -1)},"checked_at":"${new Date().toISOString()}"}`;
+}
+
+type CacheEntry = { at: number; version: number | null; verdict: VerdictDto; json?: string };
+
+async function cachedVerdict(
+  svc: Services,
+  p: { sha256: string; cert?: CertificateRow | null; fileSha256?: string; origin: string },
+): Promise<CacheEntry> {
+  // Whole verdicts are cached like the chain part (same version, ≤ 1 s): a holder's renamed
+  // profile shows up within a second; anything that changes status also changes the chain.
+  let perSvc = fullCache.get(svc.chain);
+  if (!perSvc) fullCache.set(svc.chain, (perSvc = new Map()));
+  const key = `${p.sha256}|${p.cert?.id ?? ''}|${p.fileSha256 ?? ''}|${p.origin}`;
+  const version = svc.chain.stateVersion();
+  const hit = perSvc.get(key);
+  if (hit && hit.version === version && Date.now() - hit.at < CACHE_TTL_MS) return hit;
+  const entry: CacheEntry = { at: Date.now(), version, verdict: await computeVerdict(svc, p) };
+  if (perSvc.size > 10_000) perSvc.clear();
+  perSvc.set(key, entry);
+  return entry;
+}
+const fullCache = new WeakMap<object, Map<string, CacheEntry>>();
+
+async function computeVerdict(svc: Services, p: { sha256: string; cert?: CertificateRow | null; fileSha256?: string; origin: string }): Promise<VerdictDto> {
+  const { db } = svc;
+  const row = await db
+    .selectFrom('certificate')
+    .innerJoin('user', 'user.id', 'certificate.user_id')
+    .selectAll('certificate')
+    .select(['user.full_name', 'user.profile_image_url'])
+    .where(p.cert ? 'certificate.id' : 'certificate.sha256', '=', p.cert ? p.cert.id : p.sha256)
+    .executeTakeFirst();
+  const part = await chainPart(svc, p.sha256, row?.id ?? null);
+  const mismatch = p.fileSha256 !== undefined && p.fileSha256 !== p.sha256;
+  const found = part.status !== 'not_found';
+  return {
+    valid: part.status === 'verified' && !mismatch,
+    integrity: p.fileSha256 === undefined ? 'not_checked' : mismatch ? 'mismatch' : found ? 'match' : 'not_checked',
+    ...(mismatch ? { expected_sha256: p.sha256, actual_sha256: p.fileSha256 } : {}),
+    ...part,
+    certificate: row ? toPublicCertificateDto(row, row, p.origin) : null,
+    checked_at: new Date().toISOString(),
+  };
+}

@@ -1,0 +1,128 @@
+import { type Keypair, PublicKey, type Signer, Transaction, type TransactionInstruction } from '@solana/web3.js';
+import {
+  decodeCertificate,
+  decodeIssuer,
+  decodeRegistry,
+  ISSUER_DISCRIMINATOR,
+  type CertificateAccount,
+  type IssuerAccount,
+  type RegistryAccount,
+} from '../../../../shared/program/codec';
+import { certificatePda, issuerPda, registryPda } from '../../../../shared/program/pda';
+import * as ix from './instructions';
+import type { AccountSnapshot, ChainReceipt, ChainService, IssuerEntry, TxOptions } from './types';
+
+/** Program-level operations shared by both chains; subclasses only move bytes. */
+export abstract class BaseChain implements ChainService {
+  abstract readonly mode: 'embedded' | 'rpc';
+  constructor(
+    public readonly programId: PublicKey,
+    protected readonly operatorKey: Keypair,
+  ) {}
+  get operator() {
+    return this.operatorKey.publicKey;
+  }
+
+  abstract now(): Promise<bigint>;
+  stateVersion(): number | null {
+    return null;
+  }
+  abstract sendTransaction(tx: Transaction, signers: Signer[], o: TxOptions): Promise<ChainReceipt>;
+  abstract sendSignedTransaction(tx: Transaction, o: TxOptions): Promise<ChainReceipt>;
+  abstract simulate(tx: Transaction, signers: Signer[]): Promise<{ ok: boolean; logs: string[]; error: string | null; computeUnits: number | null }>;
+  abstract getAccountInfo(pubkey: PublicKey): Promise<AccountSnapshot | null>;
+  abstract latestBlockhash(): Promise<string>;
+  abstract close(): Promise<void>;
+  protected abstract programAccounts(discriminator: Uint8Array): Promise<{ pubkey: PublicKey; data: Uint8Array }[]>;
+
+  // PDA derivation costs ~0.1–0.5 ms (a sha256 + curve check per bump): memoise, bounded.
+  private pdaCache = new Map<string, PublicKey>();
+  private memo(key: string, derive: () => PublicKey): PublicKey {
+    let v = this.pdaCache.get(key);
+    if (!v) {
+      if (this.pdaCache.size > 50_000) this.pdaCache.clear();
+      v = derive();
+      this.pdaCache.set(key, v);
+    }
+    return v;
+  }
+  certificateAddress(hash: Uint8Array): PublicKey {
+    return this.memo(`c:${Buffer.from(hash).toString('hex')}`, () => certificatePda(hash, this.programId)[0]);
+  }
+  issuerAddress(authority: PublicKey): PublicKey {
+    return this.memo(`i:${authority.toBase58()}`, () => issuerPda(authority, this.programId)[0]);
+  }
+
+  partialSignAsOperator(tx: Transaction) {
+    tx.partialSign(this.operatorKey);
+  }
+
+  protected send(ixs: TransactionInstruction[], signers: Signer[], o: TxOptions) {
+    return this.sendTransaction(new Transaction().add(...ixs), signers, o);
+  }
+
+  /** Creates the registry (operator = admin and verifier 0) when it does not exist yet. */
+  async ensureRegistry(): Promise<RegistryAccount> {
+    const existing = await this.readRegistry();
+    if (existing) return existing;
+    await this.send([ix.initializeIx(this.programId, this.operator)], [], { kind: 'initialize' });
+    const reg = await this.readRegistry();
+    if (!reg) throw new Error('registry initialisation did not create the registry account');
+    return reg;
+  }
+
+  anchorCertificate(p: { hash: Uint8Array; holder: PublicKey; expiresAt?: bigint }, o: TxOptions) {
+    return this.send(
+      [ix.anchorCertificateIx(this.programId, { hash: p.hash, holder: p.holder, verifier: this.operator, payer: this.operator, expiresAt: p.expiresAt ?? 0n })],
+      [],
+      o,
+    );
+  }
+
+  recordVerification(p: { hash: Uint8Array; verified: boolean; reasonCode: number; issuerAuthority: PublicKey | null }, o: TxOptions) {
+    return this.send([ix.recordVerificationIx(this.programId, { ...p, verifier: this.operator })], [], o);
+  }
+
+  registerIssuer(p: { authority: Keypair; name: string; uri: string }, o: TxOptions) {
+    return this.send([ix.registerIssuerIx(this.programId, { authority: p.authority.publicKey, payer: this.operator, name: p.name, uri: p.uri })], [p.authority], o);
+  }
+
+  setIssuerStatus(p: { authority: PublicKey; status: number }, o: TxOptions) {
+    return this.send([ix.setIssuerStatusIx(this.programId, { authority: p.authority, admin: this.operator, status: p.status })], [], o);
+  }
+
+  issueCertificate(p: { authority: Keypair; hash: Uint8Array; holder: PublicKey; expiresAt?: bigint }, o: TxOptions) {
+    return this.send(
+      [ix.issueCertificateIx(this.programId, { hash: p.hash, holder: p.holder, authority: p.authority.publicKey, payer: this.operator, expiresAt: p.expiresAt ?? 0n })],
+      [p.authority],
+      o,
+    );
+  }
+
+  async readCertificate(hash: Uint8Array): Promise<CertificateAccount | null> {
+    const acc = await this.getAccountInfo(this.certificateAddress(hash));
+    return acc && acc.owner === this.programId.toBase58() && acc.data.length > 0 ? decodeCertificate(acc.data) : null;
+  }
+
+  async readIssuer(authority: PublicKey): Promise<IssuerAccount | null> {
+    const acc = await this.getAccountInfo(this.issuerAddress(authority));
+    return acc && acc.owner === this.programId.toBase58() && acc.data.length > 0 ? decodeIssuer(acc.data) : null;
+  }
+
+  async readRegistry(): Promise<RegistryAccount | null> {
+    const acc = await this.getAccountInfo(this.memo('registry', () => registryPda(this.programId)[0]));
+    return acc && acc.owner === this.programId.toBase58() && acc.data.length > 0 ? decodeRegistry(acc.data) : null;
+  }
+
+  async listIssuers(): Promise<IssuerEntry[]> {
+    const out: IssuerEntry[] = [];
+    for (const a of await this.programAccounts(ISSUER_DISCRIMINATOR)) {
+      try {
+        out.push({ ...decodeIssuer(a.data), address: a.pubkey });
+      } catch {
+        /* not an issuer account */
+      }
+    }
+    return out;
+  }
+}

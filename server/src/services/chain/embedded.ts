@@ -1,0 +1,244 @@
+import fs from 'node:fs';
+import { type Keypair, PublicKey, type Signer, type Transaction } from '@solana/web3.js';
+import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
+// litesvm 1.x takes @solana/kit transactions; its kit decodes a serialized web3.js v1 transaction.
+import { address, getTransactionDecoder, lamports as kitLamports } from '@solana/kit';
+import bs58 from 'bs58';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { BaseChain } from './base';
+import { chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type TxOptions } from './types';
+
+const OPERATOR_FLOOR = 100n * 1_000_000_000n; // keep the embedded fee payer funded
+
+/**
+ * The embedded chain: LiteSVM in-process running the committed program. Accounts live in the
+ * `chain_account` table; every successful transaction writes the accounts it could change, in the
+ * caller's DB transaction when one is passed, and the whole set is loaded back on start.
+ */
+export class EmbeddedChain extends BaseChain {
+  readonly mode = 'embedded' as const;
+  private svm: LiteSVM;
+  private slot = 1n;
+  private decoder = getTransactionDecoder();
+
+  private constructor(
+    programId: PublicKey,
+    operator: Keypair,
+    private readonly db: Kysely<Database>,
+    svm: LiteSVM,
+  ) {
+    super(programId, operator);
+    this.svm = svm;
+  }
+
+  static async start(p: { db: Kysely<Database>; programId: PublicKey; programPath: string; operator: Keypair }): Promise<EmbeddedChain> {
+    if (!fs.existsSync(p.programPath)) {
+      throw new Error(`Program binary not found at ${p.programPath} (ATTESTA_PROGRAM_PATH). Build it with \`npm run build:program\`.`);
+    }
+    const svm = new LiteSVM();
+    svm.addProgram(address(p.programId.toBase58()), fs.readFileSync(p.programPath));
+    const chain = new EmbeddedChain(p.programId, p.operator, p.db, svm);
+    await chain.restore();
+    return chain;
+  }
+
+  private async restore() {
+    const rows = await this.db.selectFrom('chain_account').selectAll().execute();
+    for (const r of rows) {
+      this.svm.setAccount({
+        address: address(r.pubkey),
+        programAddress: address(r.owner),
+        lamports: kitLamports(BigInt(r.lamports)),
+        data: new Uint8Array(r.data),
+        executable: r.executable === 1,
+        space: BigInt(r.data.length),
+      });
+    }
+    const meta = await this.db.selectFrom('chain_meta').select('value').where('key', '=', 'slot').executeTakeFirst();
+    if (meta) this.slot = BigInt(meta.value);
+    this.tick();
+    const balance = this.svm.getBalance(address(this.operator.toBase58())) ?? 0n;
+    if (balance < OPERATOR_FLOOR) {
+      this.svm.airdrop(address(this.operator.toBase58()), kitLamports(OPERATOR_FLOOR * 10n));
+      this.cache.clear();
+      await this.persistAccounts([this.operator.toBase58()], this.db);
+    }
+  }
+
+  /** Advance the slot and set the clock to wall time, so timestamps and expiry are real. */
+  private tick() {
+    this.slot += 1n;
+    this.svm.warpToSlot(this.slot);
+    const clock = this.svm.getClock();
+    clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000));
+    this.svm.setClock(clock);
+  }
+
+  async now() {
+    return BigInt(Math.floor(Date.now() / 1000));
+  }
+
+  async latestBlockhash() {
+    return this.svm.latestBlockhash();
+  }
+
+  // Reads are served from a cache that every state change in this process invalidates exactly
+  // (transactions, undo, airdrop): LiteSVM is only ever changed through this class.
+  private cache = new Map<string, AccountSnapshot | null>();
+  private version = 0;
+  override stateVersion() {
+    return this.version;
+  }
+
+  private cached(pubkey: string): AccountSnapshot | null {
+    if (this.cache.has(pubkey)) return this.cache.get(pubkey)!;
+    const v = this.snapshot(pubkey);
+    if (this.cache.size > 20_000) this.cache.clear();
+    this.cache.set(pubkey, v);
+    return v;
+  }
+
+  private snapshot(pubkey: string): AccountSnapshot | null {
+    const a = this.svm.getAccount(address(pubkey));
+    if (!a.exists) return null;
+    return { pubkey, owner: a.programAddress, lamports: a.lamports, data: a.data, executable: a.executable };
+  }
+
+  async getAccountInfo(pubkey: PublicKey) {
+    return this.cached(pubkey.toBase58());
+  }
+
+  protected async programAccounts(discriminator: Uint8Array) {
+    return this.svm
+      .getProgramAccounts(address(this.programId.toBase58()))
+      .filter((a) => discriminator.every((b, i) => a.data[i] === b))
+      .map((a) => ({ pubkey: new PublicKey(a.address), data: new Uint8Array(a.data) }));
+  }
+
+  // LiteSVM accepts only its latest blockhash, so it is kept until a transaction would repeat a
+  // signature already used under it (identical instructions): then a new one is made. Blockhashes
+  // handed to wallets (latestBlockhash) thus stay valid while they sign.
+  private signaturesThisBlockhash = new Set<string>();
+
+  private prepare(tx: Transaction, signers: Signer[]) {
+    this.tick();
+    const extra = signers.filter((s) => !s.publicKey.equals(this.operator));
+    for (;;) {
+      tx.feePayer = this.operator;
+      tx.recentBlockhash = this.svm.latestBlockhash();
+      tx.sign(this.operatorKey, ...extra);
+      const sig = bs58.encode(tx.signature!);
+      if (!this.signaturesThisBlockhash.has(sig)) break;
+      this.svm.expireBlockhash();
+      this.signaturesThisBlockhash.clear();
+    }
+    return this.wire(tx);
+  }
+
+  private wire(tx: Transaction) {
+    const msg = tx.compileMessage();
+    const writable = msg.accountKeys.filter((_, i) => msg.isAccountWritable(i)).map((k) => k.toBase58());
+    return { wire: this.decoder.decode(tx.serialize()), writable };
+  }
+
+  async simulate(tx: Transaction, signers: Signer[]) {
+    const { wire } = this.prepare(tx, signers);
+    const res = this.svm.simulateTransaction(wire as never);
+    const meta = res instanceof FailedTransactionMetadata ? res.meta() : res.meta();
+    return {
+      ok: !(res instanceof FailedTransactionMetadata),
+      logs: meta.logs(),
+      error: res instanceof FailedTransactionMetadata ? String(res.err()) : null,
+      computeUnits: Number(meta.computeUnitsConsumed()),
+    };
+  }
+
+  async sendTransaction(tx: Transaction, signers: Signer[], o: TxOptions): Promise<ChainReceipt> {
+    return this.execute(this.prepare(tx, signers), o);
+  }
+
+  /** A transaction already signed by everyone (e.g. a wallet-signed mint with the operator as payer). */
+  async sendSignedTransaction(tx: Transaction, o: TxOptions): Promise<ChainReceipt> {
+    this.tick();
+    return this.execute(this.wire(tx), o);
+  }
+
+  private async execute({ wire, writable }: ReturnType<EmbeddedChain['wire']>, o: TxOptions): Promise<ChainReceipt> {
+    const before = writable.map((k) => [k, this.snapshot(k)] as const);
+    const res = this.svm.sendTransaction(wire as never);
+    this.cache.clear(); // fees and writes: drop everything (cheap; reads repopulate)
+    this.version++;
+    if (res instanceof FailedTransactionMetadata) {
+      const logs = res.meta().logs();
+      throw chainErrorFromLogs(`Transaction failed: ${String(res.err())}`, logs);
+    }
+    const meta = res as TransactionMetadata;
+    const signature = bs58.encode(meta.signature());
+    this.signaturesThisBlockhash.add(signature);
+    const receipt: ChainReceipt = {
+      signature,
+      slot: Number(this.slot),
+      logs: meta.logs(),
+      computeUnits: Number(meta.computeUnitsConsumed()),
+      undo: () => {
+        for (const [k, snap] of before) this.restoreAccount(k, snap);
+      },
+    };
+    const db = o.db ?? this.db;
+    try {
+      await this.persistAccounts(writable, db);
+      await db
+        .insertInto('chain_transaction')
+        .values({
+          signature,
+          slot: receipt.slot,
+          status: 'success',
+          kind: o.kind,
+          certificate_id: o.certificateId ?? null,
+          logs: JSON.stringify(receipt.logs),
+          error: null,
+          compute_units: receipt.computeUnits,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+    } catch (e) {
+      receipt.undo!(); // not persisted → not happened: the chain never runs ahead of the database
+      throw e;
+    }
+    this.version++; // again: readers that cached during the DB write see the transaction row now
+    return receipt;
+  }
+
+  private restoreAccount(pubkey: string, snap: AccountSnapshot | null) {
+    this.cache.delete(pubkey);
+    this.version++;
+    this.svm.setAccount({
+      address: address(pubkey),
+      programAddress: address(snap?.owner ?? '11111111111111111111111111111111'),
+      lamports: kitLamports(snap?.lamports ?? 0n),
+      data: snap?.data ?? new Uint8Array(0),
+      executable: snap?.executable ?? false,
+      space: BigInt(snap?.data.length ?? 0),
+    });
+  }
+
+  /** Writes the *current* state of each account, so a late writer never stores a stale copy. */
+  private async persistAccounts(pubkeys: string[], db: Kysely<Database>) {
+    const now = new Date().toISOString();
+    for (const k of pubkeys) {
+      const a = this.snapshot(k);
+      if (!a || a.lamports === 0n) {
+        await db.deleteFrom('chain_account').where('pubkey', '=', k).execute();
+        continue;
+      }
+      if (a.executable) continue; // programs are loaded from the committed binary, not the DB
+      const row = { owner: a.owner, lamports: a.lamports.toString(), data: Buffer.from(a.data), executable: 0, rent_epoch: '0', updated_at: now };
+      await db.insertInto('chain_account').values({ pubkey: k, ...row }).onConflict((c) => c.column('pubkey').doUpdateSet(row)).execute();
+    }
+    const slot = this.slot.toString();
+    await db.insertInto('chain_meta').values({ key: 'slot', value: slot }).onConflict((c) => c.column('key').doUpdateSet({ value: slot })).execute();
+  }
+
+  async close() {}
+}

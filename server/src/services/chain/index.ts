@@ -1,0 +1,23 @@
+import { PublicKey } from '@solana/web3.js';
+import type { Kysely } from 'kysely';
+import { CERTIFICATES_PROGRAM_ID } from '../../../../shared/program/ids';
+import type { Config } from '../../config';
+import type { Database } from '../../db/schema';
+import { EmbeddedChain } from './embedded';
+import { loadOrCreateOperator } from './operator';
+import { RpcChain } from './rpc';
+import type { ChainService } from './types';
+
+export * from './types';
+
+/** Chooses the chain from configuration, loads the operator key and makes sure the registry exists. */
+export async function createChain(config: Config, db: Kysely<Database>): Promise<ChainService & { ensureRegistry(): Promise<unknown> }> {
+  const operator = loadOrCreateOperator(config.operatorKeypairPath);
+  const programId = config.chain.programId ? new PublicKey(config.chain.programId) : CERTIFICATES_PROGRAM_ID;
+  const chain =
+    config.chain.mode === 'embedded'
+      ? await EmbeddedChain.start({ db, programId, programPath: config.chain.programPath, operator })
+      : new RpcChain(programId, operator, db, config.chain.rpcUrl);
+  await chain.ensureRegistry();
+  return chain;
+}

@@ -1,0 +1,90 @@
+import type { Keypair, PublicKey, Signer, Transaction } from '@solana/web3.js';
+import type { Kysely } from 'kysely';
+import type { CertificateAccount, IssuerAccount, RegistryAccount } from '../../../../shared/program/codec';
+import type { Database } from '../../db/schema';
+
+export interface ChainReceipt {
+  signature: string;
+  slot: number;
+  logs: string[];
+  computeUnits: number | null;
+  /** Embedded chain only: restores the accounts this transaction wrote (when the caller's DB work fails). */
+  undo?: () => void;
+}
+
+export interface TxOptions {
+  /** DB handle to persist accounts and the transaction row with: pass the caller's transaction. */
+  db?: Kysely<Database>;
+  kind: string;
+  certificateId?: string | null;
+}
+
+export interface AccountSnapshot {
+  pubkey: string;
+  owner: string;
+  lamports: bigint;
+  data: Uint8Array;
+  executable: boolean;
+}
+
+export interface IssuerEntry extends IssuerAccount {
+  address: PublicKey;
+}
+
+/** The one interface the app uses for the chain; embedded (LiteSVM) and RPC implement it. */
+export interface ChainService {
+  readonly mode: 'embedded' | 'rpc';
+  readonly programId: PublicKey;
+  readonly operator: PublicKey;
+  /** PDA of the certificate record for a SHA-256 (memoised). */
+  certificateAddress(hash: Uint8Array): PublicKey;
+  issuerAddress(authority: PublicKey): PublicKey;
+  /** Changes whenever chain state may have changed (embedded); null when unknowable (RPC). */
+  stateVersion(): number | null;
+  /** Unix seconds by the chain's clock. */
+  now(): Promise<bigint>;
+
+  anchorCertificate(p: { hash: Uint8Array; holder: PublicKey; expiresAt?: bigint }, o: TxOptions): Promise<ChainReceipt>;
+  recordVerification(p: { hash: Uint8Array; verified: boolean; reasonCode: number; issuerAuthority: PublicKey | null }, o: TxOptions): Promise<ChainReceipt>;
+  readCertificate(hash: Uint8Array): Promise<CertificateAccount | null>;
+  readIssuer(authority: PublicKey): Promise<IssuerAccount | null>;
+  readRegistry(): Promise<RegistryAccount | null>;
+  listIssuers(): Promise<IssuerEntry[]>;
+
+  // Demo data and administration.
+  registerIssuer(p: { authority: Keypair; name: string; uri: string }, o: TxOptions): Promise<ChainReceipt>;
+  setIssuerStatus(p: { authority: PublicKey; status: number }, o: TxOptions): Promise<ChainReceipt>;
+  issueCertificate(p: { authority: Keypair; hash: Uint8Array; holder: PublicKey; expiresAt?: bigint }, o: TxOptions): Promise<ChainReceipt>;
+
+  /** Signs with the operator (fee payer) plus `signers`, sends, persists. For the mint flow. */
+  sendTransaction(tx: Transaction, signers: Signer[], o: TxOptions): Promise<ChainReceipt>;
+  /** Adds the operator's signature (fee payer) to a transaction other keys sign too. */
+  partialSignAsOperator(tx: Transaction): void;
+  /** Sends a transaction that is already fully signed (wallet-signed flows); persists like sendTransaction. */
+  sendSignedTransaction(tx: Transaction, o: TxOptions): Promise<ChainReceipt>;
+  simulate(tx: Transaction, signers: Signer[]): Promise<{ ok: boolean; logs: string[]; error: string | null; computeUnits: number | null }>;
+  getAccountInfo(pubkey: PublicKey): Promise<AccountSnapshot | null>;
+  latestBlockhash(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A failed transaction; `name`/`code` from the program's AnchorError log line when present. */
+export class ChainError extends Error {
+  constructor(
+    message: string,
+    public readonly code: number | null,
+    public readonly errorName: string | null,
+    public readonly logs: string[],
+  ) {
+    super(message);
+    this.name = 'ChainError';
+  }
+}
+
+export function chainErrorFromLogs(fallback: string, logs: string[]): ChainError {
+  for (const l of logs) {
+    const m = /AnchorError occurred\. Error Code: (\w+)\. Error Number: (\d+)\. Error Message: (.*?)\.?$/.exec(l);
+    if (m) return new ChainError(m[3], Number(m[2]), m[1], logs);
+  }
+  return new ChainError(fallback, null, null, logs);
+}

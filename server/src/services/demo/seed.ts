@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { Keypair } from '@solana/web3.js';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { CertificateStatus, IssuerStatus, fromHex } from '../../../../shared/program/codec';
+import { certificatePda } from '../../../../shared/program/pda';
+import { ReasonCode } from '../../../../shared/program/reasons';
+import type { CertificateRow } from '../../db/schema';
+import { sha256Hex } from '../files/index.js';
+import type { Services } from '../index';
+import { certificateFileKey } from '../certificates/intake';
+
+// Demo data for the embedded chain (ATTESTA_DEMO_DATA=false turns it off): an approved issuer and a
+// demo wallet holding cert-1 (verified, issuer-confirmed), cert-2 (pending) and cert-3 (rejected).
+// Keys come from fixed seeds so the demo is the same on every machine; never used on a real cluster.
+
+const seedKey = (label: string) => Keypair.fromSeed(createHash('sha256').update(`attesta-demo:${label}`).digest());
+export const demoIssuerKey = () => seedKey('issuer');
+export const demoHolderKey = () => seedKey('holder');
+export const DEMO_USER_ID = 'u_demo';
+export const DEMO_ISSUER_NAME = 'Attesta Demo University';
+
+interface DemoCert {
+  id: string;
+  title: string;
+  institution: string;
+  program: string;
+  issueDate: string;
+  /** Text printed on the PDF when it differs from the claim (the rejected one). */
+  printedProgram?: string;
+  outcome: 'verified' | 'pending' | 'rejected';
+}
+
+const DEMO: DemoCert[] = [
+  { id: 'cert-1', title: 'Bachelor of Science', institution: DEMO_ISSUER_NAME, program: 'Computer Science', issueDate: '2024-06-15', outcome: 'verified' },
+  { id: 'cert-2', title: 'Cloud Practitioner Certificate', institution: 'Open Cloud Institute', program: 'Cloud Foundations', issueDate: '2025-02-01', outcome: 'pending' },
+  { id: 'cert-3', title: 'Data Analytics Diploma', institution: 'Metro Data School', program: 'Advanced Data Analytics', printedProgram: 'Introduction to Spreadsheets', issueDate: '2023-11-20', outcome: 'rejected' },
+];
+
+export async function demoPdf(c: DemoCert, holderName: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const fixed = new Date(`${c.issueDate}T12:00:00Z`);
+  doc.setTitle(c.title);
+  doc.setProducer('Attesta demo data');
+  doc.setCreator('Attesta');
+  doc.setCreationDate(fixed);
+  doc.setModificationDate(fixed);
+  const page = doc.addPage([842, 595]);
+  const serif = await doc.embedFont(StandardFonts.TimesRoman);
+  const bold = await doc.embedFont(StandardFonts.TimesRomanBold);
+  const center = (text: string, y: number, size: number, font = serif) =>
+    page.drawText(text, { x: (842 - font.widthOfTextAtSize(text, size)) / 2, y, size, font, color: rgb(0.1, 0.12, 0.2) });
+  page.drawRectangle({ x: 24, y: 24, width: 794, height: 547, borderWidth: 3, borderColor: rgb(0.2, 0.3, 0.6) });
+  center(c.institution, 500, 28, bold);
+  center('This certifies that', 430, 16);
+  center(holderName, 390, 30, bold);
+  center('has successfully completed', 350, 16);
+  center(c.printedProgram ?? c.program, 310, 22, bold);
+  center(`and is awarded the ${c.title}`, 270, 18);
+  center(`Issued on ${c.issueDate}`, 200, 14);
+  return doc.save({ useObjectStreams: false });
+}
+
+export async function seedDemoData(svc: Services): Promise<void> {
+  const { db, chain, blobs } = svc;
+  const issuer = demoIssuerKey();
+  const holder = demoHolderKey();
+
+  const onChainIssuer = await chain.readIssuer(issuer.publicKey);
+  if (!onChainIssuer) await chain.registerIssuer({ authority: issuer, name: DEMO_ISSUER_NAME, uri: 'https://demo.attesta.example' }, { kind: 'register_issuer' });
+  if (onChainIssuer?.status !== IssuerStatus.Approved) await chain.setIssuerStatus({ authority: issuer.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
+
+  const now = new Date().toISOString();
+  const holderName = 'Alex Demo';
+  await db
+    .insertInto('user')
+    .values({ id: DEMO_USER_ID, wallet_address: holder.publicKey.toBase58(), full_name: holderName, email: null, profile_image_key: null, profile_image_url: null, created_at: now, updated_at: now })
+    .onConflict((c) => c.doNothing())
+    .execute();
+
+  for (const c of DEMO) {
+    if (await db.selectFrom('certificate').select('id').where('id', '=', c.id).executeTakeFirst()) continue;
+    const pdf = await demoPdf(c, holderName);
+    const sha256 = sha256Hex(pdf);
+    const hash = fromHex(sha256);
+    const key = certificateFileKey(c.id);
+    await blobs.put(key, pdf, 'application/pdf');
+
+    let record = await chain.readCertificate(hash);
+    const sigs: { anchor?: string; verify?: string } = {};
+    if (!record) {
+      const r =
+        c.outcome === 'verified'
+          ? await chain.issueCertificate({ authority: issuer, hash, holder: holder.publicKey }, { kind: 'issue_certificate', certificateId: c.id })
+          : await chain.anchorCertificate({ hash, holder: holder.publicKey }, { kind: 'anchor_certificate', certificateId: c.id });
+      sigs.anchor = r.signature;
+      record = await chain.readCertificate(hash);
+    }
+    if (c.outcome !== 'pending' && record?.status === CertificateStatus.Pending) {
+      const r = await chain.recordVerification(
+        { hash, verified: c.outcome === 'verified', reasonCode: c.outcome === 'verified' ? 0 : ReasonCode.ContentMismatch, issuerAuthority: record.issuer },
+        { kind: 'record_verification', certificateId: c.id },
+      );
+      sigs.verify = r.signature;
+    }
+
+    const details =
+      c.outcome === 'verified'
+        ? { reason: `Issued and confirmed on chain by the approved issuer ${DEMO_ISSUER_NAME}.`, reason_code: 0, reason_name: 'none', tier: 'issuer_confirmed', issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME } }
+        : c.outcome === 'rejected'
+          ? { reason: 'The document text does not name the claimed program.', reason_code: ReasonCode.ContentMismatch, reason_name: 'content_mismatch', tier: 'none' }
+          : null;
+    const row: CertificateRow = {
+      id: c.id,
+      user_id: DEMO_USER_ID,
+      title: c.title,
+      institution_name: c.institution,
+      program_name: c.program,
+      issue_date: c.issueDate,
+      verification_status: c.outcome,
+      verification_details: details ? JSON.stringify(details) : null,
+      tier: c.outcome === 'verified' ? 'issuer_confirmed' : 'none',
+      file_key: key,
+      file_name: `${c.id}.pdf`,
+      file_mime: 'application/pdf',
+      file_size: pdf.length,
+      sha256,
+      original_sha256: null,
+      original_mime: null,
+      record_address: certificatePda(hash, chain.programId)[0].toBase58(),
+      holder_wallet: holder.publicKey.toBase58(),
+      anchor_signature: sigs.anchor ?? null,
+      verify_signature: sigs.verify ?? null,
+      arweave_url: null,
+      nft_mint_address: null,
+      mint_signature: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('certificate').values(row).execute();
+      const log = (step: string, status: 'success' | 'failed', message: string) =>
+        trx.insertInto('verification_log').values({ id: `l_${c.id}_${step}`, certificate_id: c.id, job_id: `demo-${c.id}`, verification_step: step, status, details: JSON.stringify({ message }), created_at: now }).execute();
+      if (c.outcome !== 'pending') await log('hash_verification', 'success', 'The file matches the SHA-256 recorded on chain for this holder.');
+      if (c.outcome === 'verified') {
+        await log('document_checks', 'success', 'The document names the claimed title, institution and program.');
+        await log('issuer_verification', 'success', details!.reason);
+      }
+      if (c.outcome === 'rejected') await log('document_checks', 'failed', details!.reason);
+    });
+  }
+}

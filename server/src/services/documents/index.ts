@@ -1,0 +1,20 @@
+/**
+ * Documents: reads a certificate PDF and checks it against what the holder claims.
+ *
+ * `checkDocument(pdfBytes, {title, institution_name, program_name}, {maxPages?, timeoutMs?})` →
+ * `{textMatches: {title, institution, program}, text, tamperSignals, pageCount, pagesRead, producer?, creator?}`.
+ * Text comes from pdfjs (first 10 pages, 5 s budget by default); matching ignores case, accents,
+ * ligatures, punctuation and line breaks. Tamper signals are short sentences (incremental updates,
+ * edited-after-created dates, an editing tool as producer, JavaScript, embedded files, encryption).
+ * Throws `DocumentUnreadableError` (user-facing message) only when the PDF cannot be opened at all.
+ */
+export {
+  checkDocument,
+  normaliseText,
+  textNames,
+  DocumentUnreadableError,
+  TEXT_PREVIEW_CHARS,
+  type DocumentClaims,
+  type DocumentCheck,
+  type CheckDocumentOptions,
+} from './check.js';

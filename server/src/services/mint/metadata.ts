@@ -1,0 +1,68 @@
+import { PublicKey } from '@solana/web3.js';
+import { PACKET_DATA_SIZE } from '@solana/web3.js';
+import { CERTIFICATE_SYMBOL } from '../../../../shared/program/ids';
+import { soulboundMintTransactionSize } from '../../../../shared/program/mint';
+import type { CertificateRow } from '../../db/schema';
+
+/** Token-metadata `name` limit we keep to (wallets cut longer names; the Metaplex limit is 32). */
+export const ONCHAIN_NAME_MAX = 32;
+
+/** The title cut to `max` characters (code points), ending with … when it was cut. */
+export function shortenName(title: string, max = ONCHAIN_NAME_MAX): string {
+  const chars = Array.from(title.trim().replace(/\s+/g, ' '));
+  if (chars.length <= max) return chars.join('');
+  return `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+}
+
+/**
+ * The on-chain name for a title such that the whole mint transaction fits in one packet: title and
+ * uri share ~150 bytes, so a long uri shortens the name further. Null when even a short name does
+ * not fit (the uri itself is too long: shorten ATTESTA_PUBLIC_ORIGIN / the gateway URL).
+ */
+export function fitOnchainName(title: string, size: (name: string) => number): string | null {
+  for (let max = ONCHAIN_NAME_MAX; max >= 8; max -= 4) {
+    const name = shortenName(title, max);
+    if (size(name) <= PACKET_DATA_SIZE) return name;
+  }
+  return null;
+}
+
+export function mintTxSize(p: { payer: PublicKey; holder: PublicKey; hash: Uint8Array; uri: string; programId: PublicKey }) {
+  const mint = PublicKey.unique();
+  return (name: string) => soulboundMintTransactionSize({ ...p, mint, title: name });
+}
+
+export interface NftMetadataInput {
+  cert: Pick<CertificateRow, 'title' | 'institution_name' | 'program_name' | 'issue_date' | 'sha256' | 'record_address' | 'tier'>;
+  verifyUrl: string;
+  pdfUrl: string;
+}
+
+/**
+ * The NFT's off-chain metadata (Metaplex JSON standard). Deterministic — no timestamps, no mint
+ * address — so a retried prepare produces the same bytes and reuses the stored copy.
+ */
+export function nftMetadataJson({ cert, verifyUrl, pdfUrl }: NftMetadataInput) {
+  return {
+    name: cert.title,
+    symbol: CERTIFICATE_SYMBOL,
+    description:
+      `${cert.title} — ${cert.program_name}, ${cert.institution_name}, issued ${cert.issue_date}. ` +
+      `Verified by Attesta: the document's SHA-256 is anchored on Solana in the certificate record ${cert.record_address}. ` +
+      `This token is soulbound (non-transferable).`,
+    external_url: verifyUrl,
+    attributes: [
+      { trait_type: 'Institution', value: cert.institution_name },
+      { trait_type: 'Program', value: cert.program_name },
+      { trait_type: 'Issue Date', value: cert.issue_date },
+      { trait_type: 'SHA-256', value: cert.sha256 },
+      { trait_type: 'Record Address', value: cert.record_address },
+      { trait_type: 'Verification URL', value: verifyUrl },
+      { trait_type: 'Trust Tier', value: cert.tier },
+    ],
+    properties: {
+      category: 'document',
+      files: [{ uri: pdfUrl, type: 'application/pdf' }],
+    },
+  };
+}

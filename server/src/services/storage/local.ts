@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { keyToUrlPath, validateKey, type BlobStore } from './types.js';
+
+export interface LocalBlobStoreOptions {
+  /** Directory that holds the files (created on first write). */
+  dir: string;
+  /** The server's public origin, e.g. `http://localhost:3000`. */
+  publicBaseUrl: string;
+  /** Route the server serves blobs under. Default `/files`, so urls are `${publicBaseUrl}/files/<key>`. */
+  routePrefix?: string;
+}
+
+/** Files in a directory. Writes are atomic (temp file + rename), so readers never see half a file. */
+export function createLocalBlobStore(opts: LocalBlobStoreOptions): BlobStore & { pathFor(key: string): string } {
+  const root = resolve(opts.dir);
+  const base = opts.publicBaseUrl.replace(/\/+$/, '') + '/' + (opts.routePrefix ?? '/files').replace(/^\/+|\/+$/g, '');
+
+  const pathFor = (key: string): string => {
+    validateKey(key);
+    const full = resolve(root, ...key.split('/'));
+    // Belt and braces: validateKey already refuses anything that could leave root.
+    if (!full.startsWith(root + sep)) throw new Error(`Storage key escapes the storage directory: ${key}`);
+    return full;
+  };
+
+  return {
+    pathFor,
+    async put(key, bytes) {
+      const target = pathFor(key);
+      await mkdir(dirname(target), { recursive: true });
+      const tmp = join(dirname(target), `.tmp-${randomBytes(8).toString('hex')}`);
+      try {
+        await writeFile(tmp, bytes, { flag: 'wx' });
+        await rename(tmp, target);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+      return { key, url: `${base}/${keyToUrlPath(key)}` };
+    },
+    async get(key) {
+      try {
+        return new Uint8Array(await readFile(pathFor(key)));
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw err;
+      }
+    },
+    async delete(key) {
+      await rm(pathFor(key), { force: true });
+    },
+    async exists(key) {
+      try {
+        return (await stat(pathFor(key))).isFile();
+      } catch (err) {
+        if (isMissing(err)) return false;
+        throw err;
+      }
+    },
+  };
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}

@@ -1,0 +1,32 @@
+import { EventEmitter, on } from 'node:events';
+
+export interface StatusEvent {
+  certificate_id: string;
+  verification_status: 'pending' | 'verified' | 'rejected';
+  /** Step just logged, when the event is about progress. */
+  step: string | null;
+  step_status: string | null;
+  updated_at: string;
+}
+
+/** In-process pub/sub for status changes; one server process owns the worker (SQLite). */
+export class EventBus {
+  private emitter = new EventEmitter();
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+  publish(e: StatusEvent) {
+    this.emitter.emit(`cert:${e.certificate_id}`, e);
+  }
+  /** Async iterator of events for one certificate, ended by `signal`. */
+  subscribe(certificateId: string, signal?: AbortSignal): AsyncIterableIterator<StatusEvent> {
+    const it = on(this.emitter, `cert:${certificateId}`, { signal }) as AsyncIterableIterator<[StatusEvent]>;
+    return (async function* () {
+      try {
+        for await (const [e] of it) yield e;
+      } catch (err) {
+        if ((err as Error).name !== 'AbortError') throw err;
+      }
+    })();
+  }
+}

@@ -1,0 +1,47 @@
+import type { Services } from '../index';
+import { runVerificationJob } from './pipeline';
+
+/** In-process worker: claims jobs from the DB queue and runs them, a few at a time. */
+export class VerificationWorker {
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private active = new Set<Promise<void>>();
+
+  constructor(private readonly svc: Services, private readonly concurrency = 2, private readonly pollMs = 1000) {}
+
+  async start() {
+    await this.svc.queue.releaseOrphans();
+    this.running = true;
+    for (let i = 0; i < this.concurrency; i++) this.loops.push(this.loop());
+  }
+
+  private async loop() {
+    while (this.running) {
+      let job;
+      try {
+        job = await this.svc.queue.claim();
+      } catch (e) {
+        if (!this.running) return;
+        console.error('verification queue:', e);
+      }
+      if (!job) {
+        await this.svc.queue.waitForWork(this.pollMs);
+        continue;
+      }
+      this.svc.queue.kick(); // let a sibling loop look for more work
+      const p = runVerificationJob(this.svc, job).catch(async (e) => {
+        const final = await this.svc.queue.fail(job, e instanceof Error ? e.message : String(e)).catch(() => false);
+        console.error(`verification job ${job.id} failed${final ? ' permanently' : ', will retry'}:`, e);
+      });
+      this.active.add(p);
+      await p;
+      this.active.delete(p);
+    }
+  }
+
+  async stop() {
+    this.running = false;
+    for (let i = 0; i < this.concurrency; i++) this.svc.queue.kick();
+    await Promise.allSettled([...this.loops, ...this.active]);
+  }
+}

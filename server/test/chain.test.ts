@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
+import { loadConfig } from '../src/config';
+import { openDatabase, type Db } from '../src/db';
+import { createChain, ChainError, type ChainService } from '../src/services/chain';
+import { CertificateStatus } from '../../shared/program/codec';
+import { tmpDataDir } from './helpers';
+
+let dir: string;
+let db: Db;
+let chain: ChainService;
+beforeAll(async () => {
+  dir = tmpDataDir();
+  const config = loadConfig({ ATTESTA_DATA_DIR: dir, LOG_LEVEL: 'silent' });
+  ({ db } = await openDatabase(dir));
+  chain = await createChain(config, db);
+});
+afterAll(async () => {
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('embedded chain', () => {
+  it('initialises the registry with the operator as admin and verifier', async () => {
+    const reg = await chain.readRegistry();
+    expect(reg?.admin.equals(chain.operator)).toBe(true);
+    expect(reg?.verifiers.map((v) => v.toBase58())).toEqual([chain.operator.toBase58()]);
+  });
+
+  it('refuses a second anchor of the same hash with the program error, and persists accounts', async () => {
+    const hash = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+    const holder = Keypair.generate().publicKey;
+    const r = await chain.anchorCertificate({ hash, holder }, { kind: 'anchor_certificate' });
+    expect(r.signature).toBeTruthy();
+    const row = await db.selectFrom('chain_account').selectAll().where('pubkey', '=', chain.certificateAddress(hash).toBase58()).executeTakeFirst();
+    expect(row?.owner).toBe(chain.programId.toBase58());
+    const err = await chain.anchorCertificate({ hash, holder: Keypair.generate().publicKey }, { kind: 'anchor_certificate' }).catch((e) => e);
+    expect(err).toBeInstanceOf(ChainError);
+    expect((err as ChainError).errorName).toBe('HashAlreadyAnchored');
+    expect((err as ChainError).code).toBe(6040);
+    expect((await chain.readCertificate(hash))?.holder.equals(holder)).toBe(true);
+
+    // Rejected twice with the same reason (Try Again): identical instructions still get distinct signatures.
+    const a = await chain.recordVerification({ hash, verified: false, reasonCode: 2, issuerAuthority: null }, { kind: 'record_verification' });
+    const b = await chain.recordVerification({ hash, verified: false, reasonCode: 2, issuerAuthority: null }, { kind: 'record_verification' });
+    expect(a.signature).not.toBe(b.signature);
+    await chain.recordVerification({ hash, verified: true, reasonCode: 0, issuerAuthority: null }, { kind: 'record_verification' });
+    expect((await chain.readCertificate(hash))?.status).toBe(CertificateStatus.Verified);
+    const again = await chain.recordVerification({ hash, verified: true, reasonCode: 0, issuerAuthority: null }, { kind: 'record_verification' }).catch((e) => e);
+    expect((again as ChainError).errorName).toBe('AlreadyVerified');
+  });
+
+  it('sends a transaction co-signed by another key (wallet flow) on a blockhash handed out earlier', async () => {
+    const wallet = Keypair.generate();
+    const to = Keypair.generate().publicKey;
+    // Fund the wallet through the operator.
+    await chain.sendTransaction(new Transaction().add(SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: wallet.publicKey, lamports: LAMPORTS_PER_SOL })), [], { kind: 'test' });
+    const blockhash = await chain.latestBlockhash();
+    const tx = new Transaction({ feePayer: chain.operator, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: wallet.publicKey, toPubkey: to, lamports: 10_000_000 }));
+    // Another transaction lands while the wallet is signing.
+    await chain.anchorCertificate({ hash: Uint8Array.from({ length: 32 }, () => 9), holder: wallet.publicKey }, { kind: 'anchor_certificate' });
+    tx.partialSign(wallet);
+    chain.partialSignAsOperator(tx);
+    const r = await chain.sendSignedTransaction(tx, { kind: 'transfer' });
+    expect(r.signature).toBeTruthy();
+    expect((await chain.getAccountInfo(to))?.lamports).toBe(10_000_000n);
+  });
+});

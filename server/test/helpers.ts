@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTRPCClient, httpBatchLink, httpLink, httpSubscriptionLink, isNonJsonSerializable, splitLink } from '@trpc/client';
+import { EventSource } from 'eventsource';
+import nacl from 'tweetnacl';
+import bs58 from 'bs58';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
+import { loadConfig } from '../src/config';
+import { startServer, type Server } from '../src/app';
+import type { AppRouter } from '../src/router';
+
+export const tmpDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-test-'));
+
+export async function startTestServer(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
+  return startServer(
+    loadConfig({ ATTESTA_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ATTESTA_DEMO_DATA: 'false', ...env }),
+  );
+}
+
+/** A tRPC client over real HTTP with its own cookie jar (one per simulated browser). */
+export function makeClient(baseUrl: string) {
+  const jar = new Map<string, string>();
+  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const f = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    if (jar.size) headers.set('cookie', cookieHeader());
+    const res = await fetch(input, { ...init, headers });
+    for (const sc of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = sc.split(';');
+      const [name, ...rest] = pair.split('=');
+      const value = rest.join('=');
+      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]) < Date.now()) || attrs.some((a) => /^\s*max-age=0/i.test(a));
+      if (!value || expired) jar.delete(name.trim());
+      else jar.set(name.trim(), value);
+    }
+    return res;
+  };
+  const url = `${baseUrl}/trpc`;
+  const client = createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: httpSubscriptionLink({ url, EventSource, eventSourceOptions: () => ({ fetch: f }) as never }),
+        false: splitLink({
+          condition: (op) => isNonJsonSerializable(op.input),
+          true: httpLink({ url, fetch: f as typeof fetch }),
+          false: httpBatchLink({ url, fetch: f as typeof fetch }),
+        }),
+      }),
+    ],
+  });
+  return { client, jar, fetch: f };
+}
+
+export function newWallet() {
+  const kp = nacl.sign.keyPair();
+  return { address: bs58.encode(kp.publicKey), secretKey: kp.secretKey, sign: (msg: string) => bs58.encode(nacl.sign.detached(new TextEncoder().encode(msg), kp.secretKey)) };
+}
+
+export async function signIn(c: ReturnType<typeof makeClient>, wallet = newWallet()) {
+  const { message } = await c.client.auth.nonce.mutate({ address: wallet.address });
+  const { user } = await c.client.auth.signIn.mutate({ address: wallet.address, message, signature: wallet.sign(message) });
+  return { wallet, user };
+}
+
+export async function makePdf(lines: string[], opts: { extra?: string } = {}): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([842, 595]);
+  let y = 520;
+  for (const l of [...lines, opts.extra ?? `ref ${Math.random().toString(36).slice(2)}`]) {
+    page.drawText(l, { x: 60, y, size: 20, font });
+    y -= 40;
+  }
+  return doc.save();
+}
+
+const rnd = () => Math.floor(Math.random() * 256);
+export async function makeImage(kind: 'png' | 'webp' | 'jpeg' | 'gif', width = 320, height = 200): Promise<Uint8Array> {
+  const img = sharp({ create: { width, height, channels: 3, background: { r: rnd(), g: rnd(), b: rnd() } } });
+  const out = kind === 'png' ? img.png() : kind === 'webp' ? img.webp() : kind === 'gif' ? img.gif() : img.jpeg();
+  return new Uint8Array(await out.toBuffer());
+}
+
+export function certForm(fields: Partial<Record<'title' | 'institution_name' | 'program_name' | 'issue_date', string>>, file?: { bytes: Uint8Array; name: string; type?: string }) {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) fd.set(k, v);
+  if (file) fd.set('certificate_file', new File([file.bytes as BlobPart], file.name, { type: file.type ?? 'application/octet-stream' }));
+  return fd;
+}
+
+export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('waitFor: timed out');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Everything the server could have written for certificates: rows, blobs and chain records. */
+export async function footprint(s: Server) {
+  const db = s.services.db;
+  const count = async (t: 'certificate' | 'verification_job' | 'verification_log' | 'chain_transaction') =>
+    Number((await db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const blobDir = path.join(s.services.config.dataDir, 'uploads');
+  const files = (dir: string): string[] =>
+    fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [e.name])) : [];
+  const registry = await s.services.chain.readRegistry();
+  return {
+    certificates: await count('certificate'),
+    jobs: await count('verification_job'),
+    logs: await count('verification_log'),
+    chainTxs: await count('chain_transaction'),
+    blobs: files(blobDir).length,
+    chainCertificates: Number(registry?.certificateCount ?? -1n),
+  };
+}

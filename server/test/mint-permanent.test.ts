@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { explorerAddressUrl, explorerClusterFor, explorerTxUrl } from '../../shared/explorer';
+import type { Database } from '../src/db/schema';
+import { permanentRoutes } from '../src/http/permanent';
+import { nftMetadataJson, shortenName } from '../src/services/mint';
+import { fitOnchainName, mintTxSize } from '../src/services/mint/metadata';
+import { putOnce, sha256Hex, type NamedPermanentStore } from '../src/services/mint/permanent';
+import { mintDb } from '../src/services/mint/schema';
+import { createLocalPermanentStore } from '../src/services/permanent';
+import { tmpDataDir } from './helpers';
+import { openMintTestDatabase } from './mint-support/server';
+
+/** A real 3 MB PDF: one page of text plus a 3 MB incompressible attachment. */
+async function bigPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([842, 595]);
+  page.drawText('Harbor Institute — Certificate of Completion', { x: 60, y: 500, size: 20, font: await doc.embedFont(StandardFonts.Helvetica) });
+  await doc.attach(randomBytes(3 * 1024 * 1024), 'scan.bin', { mimeType: 'application/octet-stream' });
+  return doc.save({ useObjectStreams: false });
+}
+
+let dir: string;
+let app: FastifyInstance;
+let base: string;
+let db: Kysely<Database>;
+let store: NamedPermanentStore & { dir: string };
+let uploads = 0;
+
+beforeAll(async () => {
+  dir = tmpDataDir();
+  db = await openMintTestDatabase(dir);
+  app = Fastify();
+  await app.register(permanentRoutes, { dir: path.join(dir, 'permanent') });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const local = createLocalPermanentStore({ dir: path.join(dir, 'permanent'), publicBaseUrl: base });
+  // Counts real uploads: a reused copy must not upload again (on Arweave every upload costs).
+  store = { ...local, key: `local:${base}`, put: (b, t, tags) => (uploads++, local.put(b, t, tags)) };
+});
+afterAll(async () => {
+  await app?.close();
+  await db?.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('permanent copies served read-only at /permanent/:id', () => {
+  it('round-trips a 3 MB PDF byte for byte with immutable caching, and stores it once', async () => {
+    const pdf = await bigPdf();
+    expect(pdf.length).toBeGreaterThan(3 * 1024 * 1024);
+    const first = await putOnce(db, store, pdf, 'application/pdf', { 'Certificate-SHA256': sha256Hex(pdf) });
+    expect(first.url).toBe(`${base}/permanent/${sha256Hex(pdf)}`);
+    const res = await fetch(first.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const etag = res.headers.get('etag')!;
+    expect(etag).toBe(`"${first.id}"`);
+    const back = new Uint8Array(await res.arrayBuffer());
+    expect(back.length).toBe(pdf.length);
+    expect(Buffer.from(back).equals(Buffer.from(pdf))).toBe(true);
+
+    // Conditional and HEAD requests.
+    expect((await fetch(first.url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const head = await fetch(first.url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(pdf.length);
+
+    // A retry reuses the copy: same URL, no second upload, one row.
+    const before = uploads;
+    const again = await putOnce(db, store, pdf, 'application/pdf');
+    expect(again.url).toBe(first.url);
+    expect(uploads).toBe(before);
+    expect(await mintDb(db).selectFrom('permanent_copy').selectAll().where('content_sha256', '=', first.sha256).execute()).toHaveLength(1);
+  });
+
+  it('round-trips the NFT metadata JSON', async () => {
+    const cert = { title: 'Certificate of Completion', institution_name: 'Harbor Institute', program_name: 'Marine Robotics', issue_date: '2025-03-03', sha256: 'ab'.repeat(32), record_address: PublicKey.unique().toBase58(), tier: 'platform_verified' };
+    const meta = nftMetadataJson({ cert, verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}` });
+    const bytes = new TextEncoder().encode(JSON.stringify(meta));
+    const { url } = await putOnce(db, store, bytes, 'application/json');
+    const res = await fetch(url);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+    // Deterministic: the same certificate gives the same bytes (so a retried prepare reuses them).
+    expect(JSON.stringify(nftMetadataJson({ cert, verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}` }))).toBe(JSON.stringify(meta));
+  });
+
+  it('answers 404 for unknown or malformed ids and refuses to serve corrupted bytes', async () => {
+    expect((await fetch(`${base}/permanent/${'0'.repeat(64)}`)).status).toBe(404);
+    expect((await fetch(`${base}/permanent/not-an-id`)).status).toBe(404);
+    expect((await fetch(`${base}/permanent/..%2F..%2Fattesta.sqlite`)).status).toBe(404);
+    const { id, url } = await putOnce(db, store, new TextEncoder().encode('{"a":1}'), 'application/json');
+    fs.writeFileSync(path.join(dir, 'permanent', id), '{"a":2}');
+    expect((await fetch(url)).status).toBe(500);
+  });
+});
+
+describe('names and links', () => {
+  it('keeps the on-chain name at most 32 characters, cut with …', () => {
+    expect(shortenName('Short title')).toBe('Short title');
+    const long = shortenName('Advanced Certificate of Professional Achievement in Marine Robotics');
+    expect(Array.from(long)).toHaveLength(32);
+    expect(long.endsWith('…')).toBe(true);
+    expect(Array.from(shortenName('🎓'.repeat(40)))).toHaveLength(32); // code points, never half an emoji
+    // A long uri leaves less room: the name shrinks so the transaction still fits 1232 bytes.
+    const p = { payer: PublicKey.unique(), holder: Keypair.generate().publicKey, hash: new Uint8Array(32).fill(7), programId: PublicKey.unique() };
+    const short = fitOnchainName('X'.repeat(80), mintTxSize({ ...p, uri: `https://a.example/permanent/${'f'.repeat(64)}` }))!;
+    expect(short.length).toBe(32);
+    const squeezed = fitOnchainName('X'.repeat(80), mintTxSize({ ...p, uri: `https://${'a'.repeat(40)}.example/permanent/${'f'.repeat(64)}` }));
+    expect(squeezed!.length).toBeLessThan(32);
+    expect(fitOnchainName('X'.repeat(80), mintTxSize({ ...p, uri: `https://a.example/${'f'.repeat(300)}` }))).toBeNull();
+  });
+
+  it('links mint addresses and transactions to the explorer for every cluster', () => {
+    const a = 'So11111111111111111111111111111111111111112';
+    expect(explorerAddressUrl(a, 'mainnet-beta')).toBe(`https://explorer.solana.com/address/${a}`);
+    expect(explorerAddressUrl(a, 'devnet')).toBe(`https://explorer.solana.com/address/${a}?cluster=devnet`);
+    expect(explorerTxUrl('5sig', 'testnet')).toBe('https://explorer.solana.com/tx/5sig?cluster=testnet');
+    expect(explorerAddressUrl(a, { customUrl: 'http://localhost:3000/rpc' })).toBe(
+      `https://explorer.solana.com/address/${a}?cluster=custom&customUrl=http%3A%2F%2Flocalhost%3A3000%2Frpc`,
+    );
+    expect(explorerClusterFor({ rpcUrl: null, publicBaseUrl: 'https://attesta.example/' })).toEqual({ customUrl: 'https://attesta.example/rpc' });
+    expect(explorerClusterFor({ rpcUrl: 'https://api.devnet.solana.com', publicBaseUrl: 'x' })).toBe('devnet');
+    expect(explorerClusterFor({ rpcUrl: 'https://api.mainnet-beta.solana.com/', publicBaseUrl: 'x' })).toBe('mainnet-beta');
+    expect(explorerClusterFor({ rpcUrl: 'http://127.0.0.1:8899', publicBaseUrl: 'x' })).toEqual({ customUrl: 'http://127.0.0.1:8899' });
+  });
+});

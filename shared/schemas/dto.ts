@@ -1,0 +1,127 @@
+// Output shapes of the API (snake_case as in SEED-SPEC.md §3). The server builds them from rows.
+import type { CertificateStatusName, LogStatus, TrustTierName } from '../constants';
+
+export interface UserDto {
+  id: string;
+  full_name: string;
+  wallet_address: string;
+  email: string | null;
+  profile_image_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VerificationDetails {
+  reason?: string;
+  reason_code?: number;
+  reason_name?: string;
+  tier?: TrustTierName;
+  issuer?: { authority: string; name: string } | null;
+  [key: string]: unknown;
+}
+
+export interface CertificateDto {
+  id: string;
+  user_id: string;
+  title: string;
+  institution_name: string;
+  program_name: string;
+  issue_date: string;
+  /** Public link: origin/view/{user_id}/{id}. */
+  verification_url: string;
+  /** Download link of the stored PDF. */
+  certificate_url: string;
+  verification_status: CertificateStatusName;
+  /** Parsed object (the seed stored it as JSON text). */
+  verification_details: VerificationDetails | null;
+  created_at: string;
+  updated_at: string;
+  arweave_url: string | null;
+  nft_mint_address: string | null;
+  sha256: string;
+  original_sha256: string | null;
+  file_name: string;
+  file_type: string;
+  file_size: number;
+  record_address: string;
+  holder_wallet: string;
+  tier: TrustTierName;
+  anchor_signature: string | null;
+  verify_signature: string | null;
+}
+
+export interface VerificationLogDto {
+  id: string;
+  certificate_id: string;
+  verification_step: string;
+  status: LogStatus;
+  details: { message: string; [key: string]: unknown };
+  created_at: string;
+}
+
+export interface CertificateStatsDto {
+  total: number;
+  verified: number;
+  pending: number;
+  rejected: number;
+  minted: number;
+}
+
+/** What anyone may see about a certificate (no e-mail, no other wallets). */
+export interface PublicCertificateDto {
+  id: string;
+  user_id: string;
+  title: string;
+  institution_name: string;
+  program_name: string;
+  issue_date: string;
+  verification_status: CertificateStatusName;
+  verification_details: VerificationDetails | null;
+  holder_name: string;
+  holder_photo_url: string | null;
+  holder_wallet: string;
+  sha256: string;
+  record_address: string;
+  nft_mint_address: string | null;
+  arweave_url: string | null;
+  /** Only when the certificate is verified (see notes/server-status.md). */
+  certificate_url: string | null;
+  verification_url: string;
+  created_at: string;
+}
+
+export type VerdictStatus = 'verified' | 'rejected' | 'revoked' | 'expired' | 'pending' | 'not_found';
+
+export interface ChainTxDto {
+  kind: string;
+  signature: string;
+  slot: number | null;
+  created_at: string;
+}
+
+export interface VerdictDto {
+  /** True only when the chain record exists, is verified, not revoked, not expired and the file (if given) matches. */
+  valid: boolean;
+  status: VerdictStatus;
+  /** match: the given file hashes to the record; mismatch: it does not; not_checked: no file was given. */
+  integrity: 'match' | 'mismatch' | 'not_checked';
+  sha256: string | null;
+  expected_sha256?: string;
+  actual_sha256?: string;
+  record_address: string | null;
+  tier: TrustTierName;
+  reason_code: number;
+  reason: string | null;
+  issuer: { authority: string; name: string | null; uri: string | null; status: string | null } | null;
+  holder_wallet: string | null;
+  verifier: string | null;
+  nft_mint: string | null;
+  anchored_at: string | null;
+  verified_at: string | null;
+  revoked_at: string | null;
+  expires_at: string | null;
+  transactions: ChainTxDto[];
+  certificate: PublicCertificateDto | null;
+  chain: { mode: 'embedded' | 'rpc'; program_id: string };
+  checked_at: string;
+}

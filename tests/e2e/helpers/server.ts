@@ -1,0 +1,99 @@
+// Starts the real product (the `npm start` entry) as a child process on a free port with its own
+// temporary data dir, serving the built app. Shared by the browser end-to-end tests.
+import { spawn, execSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  /** Everything the server printed, for failure messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Builds app/dist once when it is missing (or ATTESTA_E2E_BUILD=1). */
+export function ensureAppBuilt() {
+  if (process.env.APP_DIST_DIR) return; // a prebuilt app elsewhere (passed through to the server)
+  const index = path.join(ROOT, 'app/dist/index.html');
+  if (process.env.ATTESTA_E2E_BUILD === '1' || !fs.existsSync(index)) {
+    execSync('npm run build:app', { cwd: ROOT, stdio: 'inherit' });
+  }
+}
+
+/** The command `npm start` runs, executed directly so stopping it stops the server (no npm wrapper). */
+function startCommand(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  return pkg.scripts?.start ?? 'tsx server/src/main.ts';
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-e2e-'));
+  const port = await freePort();
+  let out = '';
+  const child: ChildProcess = spawn('sh', ['-c', `exec ${startCommand()}`], {
+    cwd: ROOT,
+    detached: true,
+    env: {
+      ...process.env,
+      PATH: `${path.join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ATTESTA_DATA_DIR: dataDir,
+      ATTESTA_DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Server exited (${child.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      process.kill(-child.pid!, 'SIGKILL');
+      throw new Error(`Server did not start within 90 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  return {
+    url,
+    dataDir,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        process.kill(-child.pid!, 'SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
