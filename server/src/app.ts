@@ -14,6 +14,7 @@ import { appRouter, type AppRouter } from './router';
 import type { Services } from './services';
 import { createChain } from './services/chain';
 import { reconcileMints } from './services/mint';
+import { supportServiceFor } from './services/support';
 import { seedDemoData } from './services/demo/seed';
 import { openBlobStore } from './services/blobs';
 import { EventBus } from './services/verification/events';
@@ -63,6 +64,7 @@ export interface Server {
 /** Opens the data dir, the database, the chain and the blob store, then serves HTTP. */
 export async function startServer(config: Config): Promise<Server> {
   const { db } = await openDatabase(config.dataDir);
+  supportServiceFor(db, config.env); // validates CHAT_*, TELEGRAM_*, SMTP_* at start, not on the first message
   const chain = await createChain(config, db);
   const blobs = openBlobStore(config);
   const services: Services = { config, db, chain, blobs, bus: new EventBus(), queue: new VerificationQueue(db) };

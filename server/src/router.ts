@@ -1,6 +1,7 @@
 import { authRouter } from './routers/auth';
 import { certificateRouter } from './routers/certificate';
 import { mintRouter } from './routers/mint';
+import { supportRouter } from './routers/support';
 import { profileRouter } from './routers/profile';
 import { publicRouter } from './routers/public';
 import { publicProcedure, router } from './trpc';
@@ -12,6 +13,7 @@ export const appRouter = router({
   certificate: certificateRouter,
   public: publicRouter,
   mint: mintRouter,
+  support: supportRouter,
 });
 
 export type AppRouter = typeof appRouter;

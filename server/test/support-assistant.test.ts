@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerFromContent, FALLBACK_REPLY, SupportIndex, tokenize } from '../src/services/support/assistant';
 import { FAQ_CATEGORIES } from '../../shared/content/faq';
-import { RateLimiter } from '../src/services/support/rate-limit';
+import { clientKey, RateLimiter } from '../src/services/support/rate-limit';
 import { buildMime } from '../src/services/support/smtp';
 import { contactHtml, feedbackHtml } from '../src/services/support/messages';
 import { fitTelegram } from '../src/services/support/telegram';
@@ -59,6 +59,16 @@ describe('support pieces', () => {
     expect(rl.take('a', limit)).toBe(true);
     expect(rl.take('a', limit)).toBe(false);
     expect(() => rl.consume('a', limit)).toThrowError(/slow down/);
+  });
+
+  it('keys clients by IPv4 address and by IPv6 /64', () => {
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientKey('::1')).toBe('0:0:0:0::/64');
+    expect(clientKey(undefined)).toBe('internal');
   });
 
   it('escapes HTML in forwarded texts and cuts to Telegram size without splitting entities', () => {

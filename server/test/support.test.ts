@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { TRPCClientError } from '@trpc/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SUPPORT_MESSAGES } from '../../shared/schemas/support';
@@ -31,6 +32,19 @@ async function failure(p: Promise<unknown>) {
   expect(err).toBeInstanceOf(TRPCClientError);
   const e = err as TRPCClientError<any>;
   return { message: e.message, code: e.data?.code as string, status: e.data?.httpStatus as number };
+}
+
+/** A raw tRPC mutation over HTTP from a chosen local address (a second "client"). */
+function postFrom(localAddress: string, url: string, input: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(input));
+  });
 }
 
 const TOKEN = '123456789:AAFakeTokenForTestsOnly_abcdefghijklmn';
@@ -248,6 +262,12 @@ describe('abuse limits', () => {
     for (let i = 0; i < 20; i++) await send();
     const e = await failure(send());
     expect(e).toEqual({ code: 'TOO_MANY_REQUESTS', status: 429, message: 'Too many messages. Please wait a minute and try again.' });
+
+    // Keyed by the client's address: another client (127.0.0.2, also loopback) is still served.
+    const other = await postFrom('127.0.0.2', `${s.url}/trpc/support.chat`, { messages: [{ role: 'user', content: 'hello' }] });
+    expect(other.status).toBe(200);
+    expect(JSON.parse(other.body).result.data.reply).toMatch(/^Hello!/);
+    expect((await postFrom('127.0.0.1', `${s.url}/trpc/support.chat`, { messages: [{ role: 'user', content: 'hello' }] })).status).toBe(429);
   });
 });
 

@@ -5,6 +5,7 @@ import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider
 import type { Database as DB } from './schema';
 import * as m0001 from './migrations/2026-11-22T0700-initial';
 import * as m0002 from './migrations/2026-11-22T0800-mint';
+import * as m0003 from './migrations/2026-11-22T0930-support';
 
 export type Db = Kysely<DB>;
 
@@ -12,6 +13,7 @@ export type Db = Kysely<DB>;
 const migrations: Record<string, Migration> = {
   '2026-11-22T0700-initial': m0001,
   '2026-11-22T0800-mint': m0002,
+  '2026-11-22T0930-support': m0003,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

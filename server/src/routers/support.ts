@@ -1,18 +1,25 @@
 import { chatInput, chatOutput, contactInput, feedbackInput } from '../../../shared/schemas/support';
 import { SUPPORT_LIMITS, supportServiceFor } from '../services/support';
-import type { RateLimit } from '../services/support/rate-limit';
+import { clientKey, type RateLimit } from '../services/support/rate-limit';
 import { publicProcedure, router } from '../trpc';
 
 // Support chat, contact and feedback: public, rate-limited per client address, and every provider
 // credential stays on the server (services/support/config.ts).
 
-const withSupport = publicProcedure.use(({ ctx, next }) => next({ ctx: { support: supportServiceFor(ctx.db, ctx.config.env) } }));
+const withSupport = publicProcedure.use(async ({ ctx, next, path }) => {
+  const result = await next({ ctx: { support: supportServiceFor(ctx.db, ctx.config.env) } });
+  // Provider failures are not INTERNAL_SERVER_ERRORs (app.ts logs only those), but operators need them.
+  if (!result.ok && (result.error.code === 'BAD_GATEWAY' || result.error.code === 'GATEWAY_TIMEOUT')) {
+    ctx.req?.log.warn({ path, err: result.error.cause ?? result.error }, 'support provider call failed');
+  }
+  return result;
+});
 
 /** Checked before the input is parsed: malformed floods count against the limit too. */
 const limited = (name: keyof typeof SUPPORT_LIMITS, limit: RateLimit = SUPPORT_LIMITS[name]) =>
   withSupport.use(({ ctx, next }) => {
     // req.ip honours TRUST_PROXY (X-Forwarded-For only behind a configured proxy). No request: an in-process caller.
-    ctx.support.limiter.consume(`${name}:${ctx.req?.ip ?? 'internal'}`, limit);
+    ctx.support.limiter.consume(`${name}:${clientKey(ctx.req?.ip)}`, limit);
     return next();
   });
 

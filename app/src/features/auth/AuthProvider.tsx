@@ -6,7 +6,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import type { UserDto } from '../../../../shared/schemas/dto';
 import { trpc } from '../../lib/trpc';
-import bs58 from 'bs58';
 
 export const WALLET_ADDRESS_KEY = 'walletAddress';
 
@@ -62,6 +61,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       try {
         const challenge = await nonce.mutateAsync({ address });
         const signature = await signMessage(new TextEncoder().encode(challenge.message));
+        // Loaded on demand: only sign-in needs base58, and this provider sits in every page's entry.
+        const { default: bs58 } = await import('bs58');
         const result = (await signIn.mutateAsync({
           address,
           message: challenge.message,

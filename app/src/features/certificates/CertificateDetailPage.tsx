@@ -86,6 +86,9 @@ export default function CertificateDetailPage() {
     refetchInterval: c?.verification_status === 'pending' ? STATUS_POLL_INTERVAL_MS : false,
   });
 
+  // The server knows its chain, so it builds the explorer links for the mint and its transaction.
+  const mintLinks = useQuery({ ...trpc.mint.links.queryOptions({ id }), enabled: !!c?.nft_mint_address });
+
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: byIdOptions.queryKey }),
@@ -392,7 +395,7 @@ export default function CertificateDetailPage() {
                 <>
                   <p className="text-sm text-muted-foreground">Minted to your wallet. Mint address:</p>
                   <a
-                    href={explorerAddressUrl(c.nft_mint_address, rpcUrl)}
+                    href={mintLinks.data?.explorer_address_url ?? explorerAddressUrl(c.nft_mint_address, rpcUrl)}
                     target="_blank"
                     rel="noreferrer"
                     data-testid="mint-address"
@@ -401,6 +404,17 @@ export default function CertificateDetailPage() {
                     {c.nft_mint_address} <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
                     <span className="sr-only">(opens in a new tab)</span>
                   </a>
+                  {mintLinks.data?.explorer_tx_url && (
+                    <a
+                      href={mintLinks.data.explorer_tx_url}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="inline-flex items-center gap-1 text-sm text-primary underline-offset-4 hover:underline"
+                    >
+                      View mint transaction <ExternalLink className="size-3" aria-hidden="true" />
+                      <span className="sr-only">(opens in a new tab)</span>
+                    </a>
+                  )}
                 </>
               ) : canMint ? (
                 <>

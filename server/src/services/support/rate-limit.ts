@@ -70,3 +70,20 @@ export class RateLimiter {
     return this.buckets.size;
   }
 }
+
+/**
+ * The bucket key of a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64, since one
+ * subscriber usually holds a whole /64 and could otherwise rotate addresses to reset the limit.
+ */
+export function clientKey(ip: string | undefined): string {
+  if (!ip) return 'internal';
+  const v4 = ip.match(/^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i);
+  if (v4) return v4[1];
+  if (!ip.includes(':')) return ip;
+  // Expand "::" so the first four groups are the real /64 prefix.
+  const [head, tail = ''] = ip.toLowerCase().split('%')[0].split('::');
+  const h = head ? head.split(':') : [];
+  const t = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const groups = ip.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}

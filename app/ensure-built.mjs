@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// `npm start` runs this first: builds the web app when app/dist is missing or older than its sources,
+// so a fresh clone serves the whole product with one command and a restart does not rebuild needlessly.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const built = path.join(root, 'app/dist/index.html');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+const sources = ['app/src', 'app/public', 'shared'].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
+const sourceTime = Math.max(...sources.map(newestMtime), fs.statSync(path.join(root, 'app/index.html')).mtimeMs);
+if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sourceTime) process.exit(0);
+
+console.log('Building the web app (app/dist)…');
+execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', 'app', '--logLevel', 'warn'], {
+  cwd: root,
+  stdio: 'inherit',
+});
