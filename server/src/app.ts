@@ -10,6 +10,7 @@ import { openDatabase } from './db';
 import { registerFileRoutes } from './http/files';
 import { registerPermanentRoutes } from './http/permanent';
 import { registerVerifyRoutes } from './http/verify';
+import { registerRestApi } from './rest';
 import { appRouter, type AppRouter } from './router';
 import type { Services } from './services';
 import { createChain } from './services/chain';
@@ -29,6 +30,7 @@ function limitUploadSize(app: FastifyInstance, limit: number) {
   // declared length for uploads (browsers and fetch always send one) and refuse it when too large.
   app.addHook('onRequest', async (req, reply) => {
     if (!/^multipart\//.test(req.headers['content-type'] ?? '')) return;
+    if (req.url.startsWith('/api/')) return; // the REST API limits its own uploads, in its own error shape
     const declared = req.headers['content-length'];
     const fail = (status: number, code: string, message: string) =>
       reply.code(status).send({ error: { message, code: -32600, data: { code, httpStatus: status } } });
@@ -97,12 +99,14 @@ export async function startServer(config: Config): Promise<Server> {
   registerFileRoutes(app, services);
   await registerPermanentRoutes(app, services);
   registerVerifyRoutes(app, services);
+  await registerRestApi(app, services);
 
   // The web app, when it has been built; unknown non-API paths fall back to index.html (SPA).
   if (fs.existsSync(path.join(config.appDistDir, 'index.html'))) {
     await app.register(fastifyStatic, { root: config.appDistDir, wildcard: false });
     app.setNotFoundHandler((req, reply) => {
-      if (req.method === 'GET' && !/^\/(trpc|api|files|permanent|healthz)(\/|$)/.test(req.url)) return reply.sendFile('index.html');
+      // `/api` alone is the API documentation page of the app; `/api/...` is the REST API.
+      if (req.method === 'GET' && !/^\/(trpc|files|permanent|healthz)(\/|$)|^\/api\//.test(req.url)) return reply.sendFile('index.html');
       return reply.code(404).send({ error: 'Not found' });
     });
   }

@@ -1,3 +1,4 @@
+import { apiKeysRouter } from './routers/api-keys';
 import { authRouter } from './routers/auth';
 import { certificateRouter } from './routers/certificate';
 import { mintRouter } from './routers/mint';
@@ -14,6 +15,7 @@ export const appRouter = router({
   public: publicRouter,
   mint: mintRouter,
   support: supportRouter,
+  apiKeys: apiKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -42,6 +42,7 @@ describe.skipIf(!HAS_CHROMIUM)('holder journey in a real browser', () => {
   let page: Page;
   let errors: string[];
   let files: { pdf: string; png: string; edited: string; mismatched: string; photo: string };
+  let filesDir = '';
   let pdfCertUrl = '';
   let shareLink = '';
   const a11y: Record<string, unknown[]> = {};
@@ -50,8 +51,13 @@ describe.skipIf(!HAS_CHROMIUM)('holder journey in a real browser', () => {
     a11y[name] = await seriousViolations(p);
   }
 
-  async function toast(p: Page, title: string) {
-    await p.locator('[data-sonner-toast]').filter({ hasText: title }).first().waitFor({ timeout: 20_000 });
+  async function toast(p: Page, title: string, timeout = 20_000) {
+    try {
+      await p.locator('[data-sonner-toast]').filter({ hasText: title }).first().waitFor({ timeout });
+    } catch (e) {
+      const shown = await p.locator('[data-sonner-toast]').allTextContents().catch(() => []);
+      throw new Error(`No '${title}' toast; showing: ${JSON.stringify(shown)}`, { cause: e });
+    }
   }
 
   async function createCertificate(p: Page, c: CertificateClaims, file: string) {
@@ -80,7 +86,7 @@ describe.skipIf(!HAS_CHROMIUM)('holder journey in a real browser', () => {
     // Each pipeline step waits a little, so the open page sees pending turn into verified live.
     server = await startServer({ ATTESTA_TEST_STEP_DELAY_MS: '700' });
     browser = await launchBrowser();
-    const dir = tempDir();
+    const dir = (filesDir = tempDir());
     files = {
       pdf: path.join(dir, 'bachelor-of-science.pdf'),
       png: path.join(dir, 'completion.png'),
@@ -103,6 +109,7 @@ describe.skipIf(!HAS_CHROMIUM)('holder journey in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
   });
 
   it('guards signed-in routes and signs in with the development wallet', async () => {
@@ -228,12 +235,13 @@ describe.skipIf(!HAS_CHROMIUM)('holder journey in a real browser', () => {
   it.skipIf(!HAS_MINT)('mints the verified certificate; the wallet signs', async () => {
     await page.goto(pdfCertUrl);
     await page.getByRole('button', { name: 'Mint as NFT' }).click();
-    await toast(page, 'Certificate Minted');
+    // Minting sends a transaction and writes the permanent copy: allow for a busy machine.
+    await toast(page, 'Certificate Minted', 60_000);
     await visible(page.getByTestId('mint-address'));
     await visible(page.getByRole('link', { name: /View on permanent storage/ }));
     await visible(page.getByText('Minted', { exact: true }).first());
     await screenshot(page, '09-certificate-minted');
-  });
+  }, 120_000);
 
   it('lists, filters and counts the certificates', async () => {
     await page.goto('/certificates');
@@ -325,6 +333,35 @@ describe.skipIf(!HAS_CHROMIUM)('holder journey in a real browser', () => {
     await screenshot(v, '15-verification-by-file');
     expect(vErrors).toEqual([]);
     await verifier.close();
+  });
+
+  it('shows Connecting.... while signing in, and Authentication failed when the server refuses', async () => {
+    const ctx = await newContext(browser, server.url);
+    await injectDevWallet(ctx, newDevKeypair());
+    const p = await ctx.newPage();
+    // Slow nonce: the connect buttons stay disabled and read 'Connecting....'; then the sign-in is refused.
+    await p.route('**/trpc/auth.nonce**', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await p.route('**/trpc/auth.signIn**', (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        // httpBatchLink posts `?batch=1` and reads an array of results.
+        body: JSON.stringify([{ error: { message: 'Signature does not match the address', code: -32001, data: { code: 'UNAUTHORIZED', httpStatus: 401 } } }]),
+      }),
+    );
+    await p.goto('/login');
+    await p.getByRole('button', { name: 'Connect Wallet' }).click();
+    await p.getByRole('button', { name: /Attesta Dev Wallet/ }).click();
+    const busy = p.getByRole('button', { name: /Connecting\.\.\.\./ });
+    await visible(busy);
+    expect(await busy.first().isDisabled()).toBe(true);
+    await toast(p, 'Authentication failed');
+    expect(p.url()).toMatch(/\/login$/);
+    expect(await p.evaluate(() => localStorage.getItem('walletAddress'))).toBeNull();
+    await ctx.close();
   });
 
   it('hides another user\'s certificate', async () => {

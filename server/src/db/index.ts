@@ -6,6 +6,7 @@ import type { Database as DB } from './schema';
 import * as m0001 from './migrations/2026-11-22T0700-initial';
 import * as m0002 from './migrations/2026-11-22T0800-mint';
 import * as m0003 from './migrations/2026-11-22T0930-support';
+import * as m0004 from './migrations/2026-11-22T1000-api-keys';
 
 export type Db = Kysely<DB>;
 
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T0700-initial': m0001,
   '2026-11-22T0800-mint': m0002,
   '2026-11-22T0930-support': m0003,
+  '2026-11-22T1000-api-keys': m0004,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -32,8 +32,17 @@ export async function freePort(): Promise<number> {
 export function ensureAppBuilt() {
   if (process.env.APP_DIST_DIR) return; // a prebuilt app elsewhere (passed through to the server)
   const index = path.join(ROOT, 'app/dist/index.html');
-  if (process.env.ATTESTA_E2E_BUILD === '1' || !fs.existsSync(index)) {
-    execSync('npm run build:app', { cwd: ROOT, stdio: 'inherit' });
+  const force = process.env.ATTESTA_E2E_BUILD === '1';
+  if (force || !fs.existsSync(index)) {
+    // Test files run in parallel forks: one build at a time, and only if still missing after the wait.
+    const lock = path.join(os.tmpdir(), 'attesta-app-build.lock');
+    const build = force ? 'npm run build:app' : 'test -f app/dist/index.html || npm run build:app';
+    // vitest sets NODE_ENV=test, which would make Vite ship React's development build: test the real one.
+    execSync(`flock ${JSON.stringify(lock)} sh -c ${JSON.stringify(build)}`, {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   }
 }
 

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Copy, KeyRound, Lock, SearchX, Wrench } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import {
   API_AUTH_HEADER_EXAMPLE,
   API_AUTH_NOTE,

@@ -3,7 +3,7 @@
 // half of sign-in lives in features/wallet and hands us a `signMessage` function.
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import type { UserDto } from '../../../../shared/schemas/dto';
 import { trpc } from '../../lib/trpc';
 

@@ -25,7 +25,7 @@ function LoginCard() {
     <main className="flex min-h-screen items-center justify-center bg-muted/40 px-4 py-12">
       <Card className="w-full max-w-md">
         <CardHeader className="items-center text-center">
-          <Link to="/" className="mb-2 inline-flex items-center gap-2 text-lg font-semibold">
+          <Link to="/" className="mb-2 inline-flex items-center gap-2 justify-self-center text-lg font-semibold">
             <ShieldCheck className="size-6 text-primary" aria-hidden="true" /> Attesta
           </Link>
           <CardTitle>

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import {
   ArrowLeft,
   Coins,
@@ -164,19 +164,24 @@ export default function CertificateDetailPage() {
     }
   });
 
+  const minting = useRef(false);
   async function onMint() {
-    // After a reload the session survives but the wallet may not be connected: ask for it first.
-    if (!wallet.walletName) {
-      setConnectOpen(true);
-      return;
-    }
+    if (minting.current) return;
+    minting.current = true;
     try {
+      // After a reload the session survives but the wallet may not be connected: ask for it first.
+      if (!(await wallet.waitForSelectedWallet())) {
+        setConnectOpen(true);
+        return;
+      }
       await mint.mutateAsync(id);
       toast.success('Certificate Minted', { description: 'Your certificate has been successfully minted as an NFT.' });
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       console.error('Mint failed', e);
       toast.error('Minting Failed', { description: `Failed to mint your certificate as an NFT.${reason ? ` ${reason}` : ''}` });
+    } finally {
+      minting.current = false;
     }
   }
 

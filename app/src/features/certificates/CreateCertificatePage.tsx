@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { useForm, Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { ArrowLeft, CheckCircle2, FileText, Loader2, Upload, X } from 'lucide-react';
 import { createCertificateFields } from '../../../../shared/schemas/certificate';
 import { CERTIFICATE_FILE_EXTENSIONS, CERTIFICATE_MAX_BYTES, MESSAGES } from '../../../../shared/constants';

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Clock, Loader2, Mail, MapPin, MessageCircle, Send } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { CONTACT_ADDRESS, LIVE_CHAT_HOURS, SUPPORT_EMAIL } from '../../../../shared/content/site';
 import {
   contactDefaults,

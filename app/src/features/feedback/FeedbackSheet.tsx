@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Loader2 } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import {
   feedbackCategories,
   feedbackCategoryLabels,

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { Camera, Loader2, Wallet } from 'lucide-react';
 import { updateProfileInput, type UpdateProfileInput } from '../../../../shared/schemas/profile';
 import { PHOTO_MAX_BYTES } from '../../../../shared/constants';
@@ -17,6 +17,7 @@ import { useAuth } from '../auth/AuthProvider';
 import { PageHeader } from '../certificates/components/PageHeader';
 import { postTrpcForm } from '../certificates/lib/upload';
 import { UserAvatar } from './UserAvatar';
+import { ApiKeysCard } from '../api-keys/ApiKeysCard';
 
 interface FormValues {
   full_name: string;
@@ -109,7 +110,7 @@ export default function ProfilePage() {
       ) : (
         <div className="grid gap-6 md:grid-cols-3">
           <Card className="md:col-span-2">
-            <form onSubmit={handleSubmit(onSubmit)} noValidate>
+            <form onSubmit={handleSubmit(onSubmit)} noValidate className="flex flex-col gap-6">
               <CardHeader>
                 <CardTitle>
                   <h2>Profile Information</h2>
@@ -213,6 +214,9 @@ export default function ProfilePage() {
               )}
             </CardContent>
           </Card>
+          <div className="md:col-span-3">
+            <ApiKeysCard />
+          </div>
         </div>
       )}
     </div>

@@ -3,7 +3,7 @@ import { Bot, ImagePlus, Maximize2, Minimize2, SendHorizontal, Smile, X } from '
 import { Button } from '../../components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../../components/ui/popover';
 import { Textarea } from '../../components/ui/textarea';
-import { Tooltip, TooltipContent, TooltipTrigger } from '../../components/ui/tooltip';
+import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '../../components/ui/tooltip';
 import { CHAT_EMOJIS, FOCUS_DELAY_MS } from './constants';
 import { ChatMessageList } from './ChatMessageList';
 import { useSupportChat } from './SupportChatContext';
@@ -34,7 +34,18 @@ function readAsDataUrl(file: File) {
 }
 
 /** The open chat panel; loaded on first open (see SupportChat). */
+// The chat's tooltips get their provider here, in this lazily loaded chunk, rather than at the app
+// root: pages that never open the chat (the public verifier pages above all) skip the tooltip and
+// positioning code.
 export default function ChatPanel() {
+  return (
+    <TooltipProvider>
+      <ChatPanelContent />
+    </TooltipProvider>
+  );
+}
+
+function ChatPanelContent() {
   const { isOpen, isMinimized, messages, isAwaitingReply, close, setMinimized, send } = useSupportChat();
   const [draft, setDraft] = useState('');
   const [attachment, setAttachment] = useState<ChatMessage['attachment']>();

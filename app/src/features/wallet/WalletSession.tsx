@@ -5,7 +5,7 @@ import { createContext, useCallback, useContext, useMemo, useRef, useState, type
 import { ConnectionProvider, WalletProvider, useWallet } from '@solana/wallet-adapter-react';
 import { WalletReadyState, type Adapter, type WalletName } from '@solana/wallet-adapter-base';
 import type { PublicKey, Transaction, VersionedTransaction } from '@solana/web3.js';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast';
 import { shortAddress, useAuth } from '../auth/AuthProvider';
 import { registerDevWallet, DEV_WALLET_NAME } from './dev-wallet';
 import { useClusterInfo } from './cluster';
@@ -29,6 +29,8 @@ export interface WalletSessionValue {
   connectOnly: (name: string) => Promise<boolean>;
   /** Connects the wallet already chosen (autoConnect may not have finished), for signing. */
   ensureConnected: () => Promise<Adapter>;
+  /** After a page load the chosen wallet registers a moment later: true once it is there. */
+  waitForSelectedWallet: (timeoutMs?: number) => Promise<boolean>;
   signTransaction: <T extends Transaction | VersionedTransaction>(tx: T) => Promise<T>;
   /** `leave` runs between the wallet disconnect and the end of the session (e.g. navigate home
    *  first, so the route guard does not bounce to /login). */
@@ -69,6 +71,9 @@ function WalletSessionBridge({ children }: { children: ReactNode }) {
   const auth = useAuth();
   const [connecting, setConnecting] = useState(false);
   const busy = useRef(false);
+  // The latest selected wallet, for async flows that outlive the render that started them.
+  const walletRef = useRef(wallet);
+  walletRef.current = wallet;
 
   const choices = useMemo<WalletChoice[]>(
     () =>
@@ -148,15 +153,24 @@ function WalletSessionBridge({ children }: { children: ReactNode }) {
     [wallets, select, auth.walletAddress],
   );
 
+  const waitForSelectedWallet = useCallback(async (timeoutMs = 5000) => {
+    // wallet-adapter keeps the chosen wallet's name (JSON) under 'walletName'.
+    const stored = localStorage.getItem('walletName');
+    if (!stored || stored === 'null') return !!walletRef.current;
+    const end = Date.now() + timeoutMs;
+    while (!walletRef.current && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    return !!walletRef.current;
+  }, []);
+
   const ensureConnected = useCallback(async () => {
-    const adapter = wallet?.adapter;
+    const adapter = walletRef.current?.adapter;
     if (!adapter) throw new Error('Connect your wallet to continue.');
     await connectAdapter(adapter);
     if (auth.walletAddress && adapter.publicKey?.toBase58() !== auth.walletAddress) {
       throw new Error(`Switch your wallet to ${shortAddress(auth.walletAddress)}, the address you signed in with.`);
     }
     return adapter;
-  }, [wallet, auth.walletAddress]);
+  }, [auth.walletAddress]);
 
   const signTransaction = useCallback(
     async <T extends Transaction | VersionedTransaction>(tx: T): Promise<T> => {
@@ -190,10 +204,11 @@ function WalletSessionBridge({ children }: { children: ReactNode }) {
       connectAndSignIn,
       connectOnly,
       ensureConnected,
+      waitForSelectedWallet,
       signTransaction,
       disconnectAndLogout,
     }),
-    [choices, connecting, disconnecting, connected, publicKey, wallet, connectAndSignIn, connectOnly, ensureConnected, signTransaction, disconnectAndLogout],
+    [choices, connecting, disconnecting, connected, publicKey, wallet, connectAndSignIn, connectOnly, ensureConnected, waitForSelectedWallet, signTransaction, disconnectAndLogout],
   );
   return <WalletSessionContext.Provider value={value}>{children}</WalletSessionContext.Provider>;
 }

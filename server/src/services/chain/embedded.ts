@@ -154,6 +154,28 @@ export class EmbeddedChain extends BaseChain {
     };
   }
 
+  /**
+   * JSON-RPC simulateTransaction and sendTransaction's preflight (server/src/rpc): runs a client's
+   * serialized transaction exactly as given, changing nothing. `sigVerify: false` and
+   * `replaceRecentBlockhash` are the RPC's options (web3.js simulates unsigned transactions).
+   */
+  simulateWire(bytes: Uint8Array, opts: { sigVerify?: boolean; replaceRecentBlockhash?: boolean } = {}) {
+    const clock = this.svm.getClock();
+    clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000));
+    this.svm.setClock(clock);
+    const wire = this.decoder.decode(bytes);
+    this.svm.withSigverify(opts.sigVerify ?? true);
+    this.svm.withBlockhashCheck(!opts.replaceRecentBlockhash);
+    try {
+      const res = this.svm.simulateTransaction(wire as never);
+      if (res instanceof FailedTransactionMetadata) return { err: res.err(), meta: res.meta(), postAccounts: null };
+      return { err: null, meta: res.meta(), postAccounts: res.postAccounts() };
+    } finally {
+      this.svm.withSigverify(true);
+      this.svm.withBlockhashCheck(true);
+    }
+  }
+
   async sendTransaction(tx: Transaction, signers: Signer[], o: TxOptions): Promise<ChainReceipt> {
     return this.execute(this.prepare(tx, signers), o);
   }

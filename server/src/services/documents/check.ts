@@ -2,6 +2,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
 import { PDFDateString, VerbosityLevel, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
+import { OcrTimeoutError, recognizeText } from '../ocr/index.js';
+import { largestPageImage } from './page-image.js';
 
 export interface DocumentClaims {
   title: string;
@@ -20,13 +23,34 @@ export interface DocumentCheck {
   pagesRead: number;
   producer?: string;
   creator?: string;
+  /**
+   * Where `text` came from: the PDF's text layer, OCR of its page images (no text layer: converted
+   * photos, scans), or nowhere usable ('none': no text layer and OCR off, failed or read too little).
+   */
+  textSource: TextSource;
+  /** Mean OCR word confidence (0–100) when OCR ran and produced text. */
+  ocrConfidence?: number;
+  /** Time spent on OCR (page images + recognition) when it ran. */
+  ocrMs?: number;
+  /** Pages whose image was recognised. */
+  ocrPages?: number;
+  /** Why OCR gave no usable text (timeout, failure, too little text), for the log. */
+  ocrNote?: string;
 }
+
+export type TextSource = 'pdf' | 'ocr' | 'none';
 
 export interface CheckDocumentOptions {
   /** Only the first N pages are read: certificates name things on page one. Default 10. */
   maxPages?: number;
   /** Total time budget for text extraction; pages after it are skipped. Default 5000 ms. */
   timeoutMs?: number;
+  /** OCR the page images when the PDF has no text layer. Default true. */
+  ocr?: boolean;
+  /** Pages OCR reads at most (largest image of each). Default 3. */
+  ocrMaxPages?: number;
+  /** Total OCR budget across pages. Default 30 000 ms (a page takes ~1–3 s on an idle core). */
+  ocrTimeoutMs?: number;
 }
 
 /** The PDF could not be opened at all (not even its page tree). `message` is user-facing. */
@@ -92,6 +116,60 @@ export function textNames(normalisedText: string, claim: string): boolean {
   return compactClaim.length >= 6 && normalisedText.replace(/ /g, '').includes(compactClaim);
 }
 
+/** OCR text is scanned only this far for fuzzy matches (bounds the quadratic edit distances). */
+const FUZZY_SCAN_CHARS = 6000;
+
+/**
+ * `textNames` for OCR output, which misreads letters and splits or joins words: also accepts a
+ * run of words whose letters (spaces removed) are within about one edit per 8 letters of the
+ * claim's. Claims under 8 letters must still match exactly. The run may have one word more or
+ * fewer than the claim.
+ */
+export function textNamesFuzzy(normalisedText: string, claim: string): boolean {
+  if (textNames(normalisedText, claim)) return true;
+  const c = normaliseText(claim);
+  const compactClaim = c.replace(/ /g, '');
+  const maxEdits = Math.floor(compactClaim.length / 8);
+  if (maxEdits === 0) return false;
+  const words = normalisedText.slice(0, FUZZY_SCAN_CHARS).split(' ').filter(Boolean);
+  const n = c.split(' ').length;
+  for (let i = 0; i < words.length; i++) {
+    for (let len = Math.max(1, n - 1); len <= n + 1 && i + len <= words.length; len++) {
+      const run = words.slice(i, i + len).join('');
+      if (Math.abs(run.length - compactClaim.length) > maxEdits) continue;
+      if (editDistance(run, compactClaim, maxEdits) <= maxEdits) return true;
+    }
+  }
+  return false;
+}
+
+/** Levenshtein distance, giving up (returning max + 1) once every path exceeds `max`. */
+export function editDistance(a: string, b: string, max = Infinity): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/**
+ * OCR of an image without text still emits a few stray glyphs; below this there is nothing to
+ * compare with the claims, so the document counts as unread rather than as not naming them.
+ */
+function enoughOcrText(text: string, confidence: number): boolean {
+  const words = normaliseText(text).split(' ').filter((w) => /\p{L}{3,}/u.test(w));
+  return confidence >= 30 && words.length >= 2 && words.join('').length >= 10;
+}
+
 /**
  * Reads a PDF's text (pdfjs) and structure (pdf-lib, raw bytes) and reports whether it names the
  * claimed title, institution and program, plus signs that it was edited or carries active content.
@@ -118,7 +196,8 @@ export async function checkDocument(
   ]).finally(() => clearTimeout(budget));
   for (const s of structure) signals.add(s);
 
-  const extracted = await extractText(pdfBytes, maxPages, deadline);
+  const ocr = opts.ocr === false ? null : { maxPages: opts.ocrMaxPages ?? 3, timeoutMs: opts.ocrTimeoutMs ?? 30_000 };
+  const extracted = await extractText(pdfBytes, maxPages, deadline, ocr);
   for (const s of extracted.signals) signals.add(s);
 
   const info = extracted.info;
@@ -135,11 +214,12 @@ export async function checkDocument(
   }
 
   const norm = normaliseText(extracted.text);
+  const names = extracted.textSource === 'ocr' ? textNamesFuzzy : textNames;
   return {
     textMatches: {
-      title: textNames(norm, claims.title),
-      institution: textNames(norm, claims.institution_name),
-      program: textNames(norm, claims.program_name),
+      title: names(norm, claims.title),
+      institution: names(norm, claims.institution_name),
+      program: names(norm, claims.program_name),
     },
     text: extracted.text.slice(0, TEXT_PREVIEW_CHARS),
     tamperSignals: [...signals],
@@ -147,6 +227,8 @@ export async function checkDocument(
     pagesRead: extracted.pagesRead,
     ...(producer ? { producer } : {}),
     ...(creator ? { creator } : {}),
+    textSource: extracted.textSource,
+    ...extracted.ocr,
   };
 }
 
@@ -157,14 +239,38 @@ interface PdfInfo {
   ModDate?: string;
 }
 
+const THIN_TEXT_LETTERS = 10;
+
+interface OcrInfo {
+  ocrConfidence?: number;
+  ocrMs?: number;
+  ocrPages?: number;
+  ocrNote?: string;
+}
+
+interface Extracted {
+  text: string;
+  pageCount: number;
+  pagesRead: number;
+  info: PdfInfo;
+  signals: string[];
+  textSource: TextSource;
+  ocr: OcrInfo;
+}
+
 async function extractText(
   bytes: Uint8Array,
   maxPages: number,
   deadline: number,
-): Promise<{ text: string; pageCount: number; pagesRead: number; info: PdfInfo; signals: string[] }> {
+  ocr: { maxPages: number; timeoutMs: number } | null,
+): Promise<Extracted> {
   const task = getDocument({
     data: new Uint8Array(bytes), // pdfjs may detach the buffer it is given
     isEvalSupported: false,
+    // Decode images to plain pixels (for OCR) rather than browser bitmaps; cap what is decoded.
+    isOffscreenCanvasSupported: false,
+    isImageDecoderSupported: false,
+    maxImageSize: 40_000_000,
     disableFontFace: true,
     useSystemFonts: false,
     stopAtErrors: false,
@@ -182,7 +288,7 @@ async function extractText(
     } catch (err) {
       if (err instanceof DocumentUnreadableError) throw err;
       if ((err as { name?: string })?.name === 'PasswordException') {
-        return { text: '', pageCount: 0, pagesRead: 0, info: {}, signals: ['The PDF is password-protected, so its text could not be read.'] };
+        return { text: '', pageCount: 0, pagesRead: 0, info: {}, signals: ['The PDF is password-protected, so its text could not be read.'], textSource: 'none', ocr: {} };
       }
       throw new DocumentUnreadableError('This PDF could not be opened. Please export it again and re-upload.');
     }
@@ -207,11 +313,63 @@ async function extractText(
       parts.push('\n');
     }
     const text = parts.join('').replace(/[ \t\f\v\u00a0]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
-    return { text, pageCount, pagesRead, info, signals: [] };
+    const pdfResult: Extracted = { text, pageCount, pagesRead, info, signals: [], textSource: text ? 'pdf' : 'none', ocr: {} };
+    // A scan often carries a stray page number or stamp as text: under this many letters the
+    // text layer cannot name anything, so the page images are read instead.
+    if (!ocr || pagesRead === 0 || normaliseText(text).replace(/[^\p{L}]/gu, '').length >= THIN_TEXT_LETTERS) return pdfResult;
+    const read = await ocrPages(doc, Math.min(pagesRead, ocr.maxPages), ocr.timeoutMs);
+    if (!read.text) return { ...pdfResult, ocr: read.info };
+    return { ...pdfResult, text: [text, read.text].filter(Boolean).join('\n'), textSource: 'ocr', ocr: read.info };
   } finally {
     clearTimeout(timer);
     await task.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * No text layer: recognise the largest image of each of the first pages. Failures and timeouts
+ * leave the document unread (textSource 'none') rather than failing the check.
+ */
+async function ocrPages(doc: PDFDocumentProxy, pages: number, timeoutMs: number): Promise<{ text: string; info: OcrInfo }> {
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  const texts: string[] = [];
+  const confidences: number[] = [];
+  let ocrPages = 0;
+  let note: string | undefined;
+  for (let n = 1; n <= pages; n++) {
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      note ??= `OCR stopped after ${timeoutMs} ms.`;
+      break;
+    }
+    try {
+      const page = await doc.getPage(n);
+      let image;
+      try {
+        image = await largestPageImage(page, left);
+      } finally {
+        page.cleanup();
+      }
+      if (!image) continue;
+      const r = await recognizeText(image, { timeoutMs: Math.max(1, deadline - Date.now()) });
+      ocrPages++;
+      if (r.text) {
+        texts.push(r.text);
+        confidences.push(r.confidence);
+      }
+    } catch (err) {
+      note = err instanceof OcrTimeoutError ? `OCR stopped after ${timeoutMs} ms.` : `OCR failed: ${err instanceof Error ? err.message : String(err)}`;
+      if (err instanceof OcrTimeoutError) break;
+    }
+  }
+  const text = texts.join('\n');
+  const confidence = confidences.length ? Math.round(confidences.reduce((a, b) => a + b, 0) / confidences.length) : 0;
+  const info: OcrInfo = { ocrMs: Date.now() - started, ocrPages };
+  if (confidences.length) info.ocrConfidence = confidence;
+  if (text && enoughOcrText(text, confidence)) return { text, info };
+  if (!note) note = ocrPages ? 'OCR found too little text to compare.' : 'The PDF has no page image to read.';
+  return { text: '', info: { ...info, ocrNote: note } };
 }
 
 /** Incremental updates and encryption are visible in the raw bytes even when objects are compressed. */

@@ -167,19 +167,20 @@ async function documentStep(svc: Services, cert: CertificateRow): Promise<StepRe
       !r.textMatches.institution && 'institution',
       !r.textMatches.program && 'program',
     ].filter(Boolean) as string[];
-    const base = { page_count: r.pageCount, producer: r.producer ?? null, tamper_signals: r.tamperSignals, text_matches: r.textMatches };
+    const base = { page_count: r.pageCount, producer: r.producer ?? null, tamper_signals: r.tamperSignals, text_matches: r.textMatches, text_source: r.textSource, ocr_confidence: r.ocrConfidence ?? null, ocr_ms: r.ocrMs ?? null };
     if (!r.text.trim()) {
-      // Images converted to PDF (and scans) carry no text layer and there is no OCR here: the
-      // content cannot be confirmed, which is shown as "pending" instead of rejecting every photo.
+      // No text layer and OCR read too little (or timed out): the content cannot be confirmed,
+      // which is shown as "pending" instead of rejecting every photo.
       return {
         status: 'pending',
         message: 'This document has no readable text (a scanned or photographed certificate), so its title, institution and program could not be checked automatically.',
         content_checked: false,
+        ...(r.ocrNote ? { ocr_note: r.ocrNote } : {}),
         ...base,
       };
     }
     if (missing.length) {
-      return { status: 'failed', message: `The document text does not name the claimed ${missing.join(', ')}.`, reasonCode: ReasonCode.ContentMismatch, missing, ...base };
+      return { status: 'failed', message: `The document text${r.textSource === 'ocr' ? ' (read by OCR)' : ''} does not name the claimed ${missing.join(', ')}.`, reasonCode: ReasonCode.ContentMismatch, missing, ...base };
     }
     // Tamper signals are flagged for people to see; on their own they do not reject (see notes).
     return {

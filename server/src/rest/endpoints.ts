@@ -1,0 +1,320 @@
+// The REST API v1 table: one entry per endpoint drives both the fastify route and its OpenAPI
+// operation, so the served document is the API as implemented. Handlers call the same tRPC
+// procedures as the web app (createCaller) or the same services (sign-in), never a copy.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { formDataToObject } from '../../../shared/schemas/common';
+import {
+  restCertificateIdParams,
+  restCertificateListResponse,
+  restCertificateResponse,
+  restConnectRequest,
+  restConnectResponse,
+  restCreateCertificateFields,
+  restCreateCertificateResponse,
+  restDisconnectResponse,
+  restHashParams,
+  restIdParams,
+  restListCertificatesQuery,
+  restMintPrepareResponse,
+  restMintRequest,
+  restMintResultResponse,
+  restNonceRequest,
+  restNonceResponse,
+  restVerdict,
+  restVerifyResponse,
+  restVerifyStatusResponse,
+} from '../../../shared/schemas/rest';
+import type { CertificateDto, VerificationLogDto } from '../../../shared/schemas/dto';
+import type { Context } from '../context';
+import { appRouter } from '../router';
+import type { Services } from '../services';
+import { issueNonce, signIn, signOut } from '../services/auth';
+import type { UserRow } from '../db/schema';
+import { RestError, badRequest, toRestError } from './errors';
+
+export type Tag = 'Authentication' | 'Certificates' | 'Verification' | 'NFT Minting';
+
+export interface RestAuth {
+  user: UserRow;
+  kind: 'api_key' | 'connect_token';
+  /** api_key: the key id; connect_token: the session's token hash. */
+  id: string;
+}
+
+export interface HandlerArgs {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  services: Services;
+  /** Only on authenticated endpoints. */
+  auth: RestAuth;
+  ctx: Context;
+  caller: ReturnType<typeof appRouter.createCaller>;
+}
+
+export interface Endpoint {
+  method: 'GET' | 'POST';
+  /** OpenAPI form: /api/v1/certificates/{id}. */
+  path: string;
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description: string;
+  auth: boolean;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: { contentType: 'application/json' | 'multipart/form-data'; schema: z.ZodType; required: boolean };
+  /** Success responses by status. */
+  responses: Record<number, { description: string; schema: z.ZodType }>;
+  /** Documented error statuses (500 is implied). */
+  errors: number[];
+  /** Served elsewhere (http/verify.ts): documented here, not registered again. */
+  external?: boolean;
+  handler?: (a: HandlerArgs) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+}
+
+const parse = <T extends z.ZodType>(schema: T, value: unknown): z.output<T> => {
+  const r = schema.safeParse(value ?? {});
+  if (!r.success) throw badRequest(r.error);
+  return r.data;
+};
+
+/** Calls a shared procedure; its TRPCErrors become REST errors (fileField: the upload field). */
+async function call<T>(fn: () => Promise<T>, fileField?: string): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw toRestError(e, fileField);
+  }
+}
+
+const ok = (body: unknown, status = 200, headers?: Record<string, string>) => ({ status, body, headers });
+
+const logsOut = (logs: VerificationLogDto[]) =>
+  logs.map((l) => ({ id: l.id, verification_step: l.verification_step, status: l.status, details: l.details, created_at: l.created_at }));
+
+function certificateOut(c: CertificateDto): z.infer<typeof restCertificateResponse> {
+  return {
+    id: c.id,
+    title: c.title,
+    institution_name: c.institution_name,
+    program_name: c.program_name,
+    issue_date: c.issue_date,
+    verification_status: c.verification_status,
+    verification_url: c.verification_url,
+    sha256: c.sha256,
+    ...(c.nft_mint_address ? { nft_mint_address: c.nft_mint_address } : {}),
+    ...(c.arweave_url ? { arweave_url: c.arweave_url } : {}),
+  };
+}
+
+const AUTH_HELP = 'Send `Authorization: Bearer <API key or connect token>` (API keys are created on the profile page).';
+
+export const ENDPOINTS: Endpoint[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/auth/nonce',
+    operationId: 'authNonce',
+    tag: 'Authentication',
+    summary: 'Get a sign-in message',
+    description: 'Step 1 of connecting a wallet: returns a single-use Sign-In-With-Solana message (valid 5 minutes) for the wallet to sign. No authentication.',
+    auth: false,
+    body: { contentType: 'application/json', schema: restNonceRequest, required: true },
+    responses: { 200: { description: 'The message to sign', schema: restNonceResponse } },
+    errors: [400, 429],
+    async handler({ req, ctx }) {
+      const input = parse(restNonceRequest, req.body);
+      const r = await call(() => issueNonce(ctx.db, { address: input.wallet_address, domain: ctx.host, uri: ctx.origin }));
+      return ok({ message: r.message, nonce: r.nonce, expires_at: r.expiresAt });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/connect',
+    operationId: 'authConnect',
+    tag: 'Authentication',
+    summary: 'Connect a wallet',
+    description:
+      'Step 2: send the message from /api/v1/auth/nonce with its base58 ed25519 signature. Returns a bearer token (a connect token, valid 30 days or until disconnect) and the user; the account is created on first connect. No authentication.',
+    auth: false,
+    body: { contentType: 'application/json', schema: restConnectRequest, required: true },
+    responses: { 200: { description: 'Connected', schema: restConnectResponse } },
+    errors: [400, 401, 429],
+    async handler({ req, ctx }) {
+      const input = parse(restConnectRequest, req.body);
+      const r = await call(() => signIn(ctx.db, { address: input.wallet_address, message: input.message, signature: input.signature }));
+      return ok({ token: r.token, expires_at: new Date(r.expiresAt).toISOString(), user: { id: r.user.id, wallet_address: r.user.wallet_address, full_name: r.user.full_name } });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/disconnect',
+    operationId: 'authDisconnect',
+    tag: 'Authentication',
+    summary: 'Disconnect',
+    description: 'Revokes the connect token used for this call. API keys are not ended here (revoke them on the profile page): calling it with an API key is a 400.',
+    auth: true,
+    responses: { 200: { description: 'The token no longer works', schema: restDisconnectResponse } },
+    errors: [400, 401, 429],
+    async handler({ auth, ctx }) {
+      if (auth.kind !== 'connect_token') throw new RestError(400, 'bad_request', 'This call ends a connect token. API keys are revoked on the profile page.');
+      await signOut(ctx.db, auth.id);
+      return ok({ success: true });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/certificates',
+    operationId: 'listCertificates',
+    tag: 'Certificates',
+    summary: 'List your certificates',
+    description: 'Your certificates, newest first (at most 200).',
+    auth: true,
+    query: restListCertificatesQuery,
+    responses: { 200: { description: 'Your certificates', schema: restCertificateListResponse } },
+    errors: [400, 401, 429],
+    async handler({ req, caller }) {
+      const q = parse(restListCertificatesQuery, req.query);
+      const rows = await call(() => caller.certificate.list({ status: q.status, search: q.search }));
+      return ok({
+        certificates: rows.map((c) => ({ id: c.id, title: c.title, institution_name: c.institution_name, verification_status: c.verification_status, issue_date: c.issue_date })),
+      });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/certificates',
+    operationId: 'createCertificate',
+    tag: 'Certificates',
+    summary: 'Add a certificate',
+    description:
+      'multipart/form-data with the certificate details and the file (PDF, JPG, PNG or WEBP, max 10 MB; images become PDF). The file\'s SHA-256 is anchored on chain for your wallet and verification starts at once. A file already added (by you or another wallet) is a 409.',
+    auth: true,
+    body: { contentType: 'multipart/form-data', schema: restCreateCertificateFields, required: true },
+    responses: { 201: { description: 'Created (pending verification)', schema: restCreateCertificateResponse } },
+    errors: [400, 401, 409, 413, 415, 429],
+    async handler({ req, caller }) {
+      if (!Buffer.isBuffer(req.body)) throw new RestError(415, 'unsupported_media_type', 'Send the certificate as multipart/form-data.');
+      let form: FormData;
+      try {
+        form = await new Request('http://rest.local/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: req.body as unknown as BodyInit }).formData();
+      } catch {
+        throw new RestError(400, 'bad_request', 'The multipart form could not be read.');
+      }
+      const input = parse(restCreateCertificateFields, formDataToObject(form));
+      // The tRPC procedure's form names the file certificate_file.
+      const fd = new FormData();
+      for (const k of ['title', 'institution_name', 'program_name', 'issue_date'] as const) fd.set(k, input[k]);
+      fd.set('certificate_file', input.file);
+      const c = await call(() => caller.certificate.create(fd), 'file');
+      return ok({ id: c.id, status: c.verification_status, verification_url: c.verification_url }, 201, { location: `/api/v1/certificates/${encodeURIComponent(c.id)}` });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/certificates/{id}',
+    operationId: 'getCertificate',
+    tag: 'Certificates',
+    summary: 'Get a certificate',
+    description: 'One of your certificates. Another user\'s certificate is a 404, the same as a missing one.',
+    auth: true,
+    params: restIdParams,
+    responses: { 200: { description: 'The certificate', schema: restCertificateResponse } },
+    errors: [400, 401, 404, 429],
+    async handler({ req, caller }) {
+      const { id } = parse(restIdParams, req.params);
+      return ok(certificateOut(await call(() => caller.certificate.byId({ id }))));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/verify/{certificateId}',
+    operationId: 'startVerification',
+    tag: 'Verification',
+    summary: 'Start or retry verification',
+    description:
+      'Pending: (re)starts verification. Rejected: verifies again from the start. Verified: nothing to do. Verification runs in the background; poll /api/v1/verify/status/{certificateId}.',
+    auth: true,
+    params: restCertificateIdParams,
+    responses: { 200: { description: 'Current status and log', schema: restVerifyResponse } },
+    errors: [400, 401, 404, 429],
+    async handler({ req, caller }) {
+      const { certificateId: id } = parse(restCertificateIdParams, req.params);
+      const before = await call(() => caller.certificate.byId({ id }));
+      if (before.verification_status === 'pending') await call(() => caller.certificate.startVerification({ id }));
+      else if (before.verification_status === 'rejected') await call(() => caller.certificate.retryVerification({ id }));
+      const [c, logs] = await Promise.all([call(() => caller.certificate.byId({ id })), call(() => caller.certificate.logs({ id }))]);
+      return ok({ status: c.verification_status, ...(c.verification_details ? { details: c.verification_details } : {}), verification_logs: logsOut(logs) });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/verify/status/{certificateId}',
+    operationId: 'verificationStatus',
+    tag: 'Verification',
+    summary: 'Verification status',
+    description: 'The status of one of your certificates and its verification log.',
+    auth: true,
+    params: restCertificateIdParams,
+    responses: { 200: { description: 'Status and log', schema: restVerifyStatusResponse } },
+    errors: [400, 401, 404, 429],
+    async handler({ req, caller }) {
+      const { certificateId: id } = parse(restCertificateIdParams, req.params);
+      const [c, logs] = await Promise.all([call(() => caller.certificate.byId({ id })), call(() => caller.certificate.logs({ id }))]);
+      const times = [c.updated_at, ...logs.map((l) => l.created_at)].sort();
+      return ok({ status: c.verification_status, last_checked: times[times.length - 1], verification_logs: logsOut(logs) });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/verify/hash/{sha256}',
+    operationId: 'verifyByHash',
+    tag: 'Verification',
+    summary: 'Verify a file hash (public)',
+    description:
+      'Anyone: the verdict for a SHA-256 read from the on-chain record (status, tier, issuer, holder wallet, NFT, transactions). No authentication and no rate limit per key.',
+    auth: false,
+    external: true,
+    params: restHashParams,
+    responses: { 200: { description: 'The verdict (status not_found when nothing is anchored)', schema: restVerdict } },
+    errors: [400],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/mint/{certificateId}',
+    operationId: 'mintCertificate',
+    tag: 'NFT Minting',
+    summary: 'Mint a verified certificate as a soulbound NFT',
+    description: [
+      "Two steps, because the holder's wallet must sign the mint (the platform pays fees and rent).",
+      'Step 1: call without a body (or with {}). Answer 202: transaction (base64, already signed by the platform and the new mint), mint_address, expires_at.',
+      'Step 2: add the holder wallet\'s signature to that transaction (change nothing else) and call again with {"signed_transaction": "<base64>"} before expires_at. Answer 200: mint_address, transaction_signature, arweave_url (the permanent copy).',
+      'Only verified certificates that are not minted yet (otherwise 400 or 409). An expired or altered transaction is refused: start again at step 1.',
+    ].join(' '),
+    auth: true,
+    params: restCertificateIdParams,
+    body: { contentType: 'application/json', schema: restMintRequest, required: false },
+    responses: {
+      200: { description: 'Step 2: minted', schema: restMintResultResponse },
+      202: { description: 'Step 1: the transaction for the holder wallet to sign', schema: restMintPrepareResponse },
+    },
+    errors: [400, 401, 403, 404, 409, 412, 429],
+    async handler({ req, caller }) {
+      const { certificateId: id } = parse(restCertificateIdParams, req.params);
+      const body = parse(restMintRequest, req.body);
+      if (!body.signed_transaction) {
+        const p = await call(() => caller.mint.prepare({ id }));
+        return ok({ transaction: p.transaction, mint_address: p.mint_address, expires_at: p.expires_at }, 202);
+      }
+      const signed = body.signed_transaction;
+      const r = await call(() => caller.mint.submit({ id, signedTransaction: signed }));
+      return ok({
+        mint_address: r.mint_address,
+        ...(r.transaction_signature ? { transaction_signature: r.transaction_signature } : {}),
+        ...(r.arweave_url ? { arweave_url: r.arweave_url } : {}),
+      });
+    },
+  },
+];
+
+export { AUTH_HELP };

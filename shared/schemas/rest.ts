@@ -1,0 +1,182 @@
+// REST API v1 (SEED-SPEC.md §7 "Documented API"): request and response shapes. The server validates
+// with them and generates its OpenAPI document from them (z.toJSONSchema), so the two cannot drift.
+import { z } from 'zod';
+import { CERTIFICATE_STATUSES, LOG_STATUSES, MESSAGES, TRUST_TIERS } from '../constants';
+import { certificateDetails } from './certificate';
+import { certificateId, requiredText, sha256Hex, solanaAddress, uploadedFile } from './common';
+
+// ── Errors ──────────────────────────────────────────────────────────────────────────────────────
+export const restErrorCodes = [
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'precondition_failed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal_error',
+] as const;
+export type RestErrorCode = (typeof restErrorCodes)[number];
+
+export const restError = z
+  .object({
+    error: z.object({
+      code: z.string().describe(`Machine-readable: ${restErrorCodes.join(', ')}`),
+      message: z.string().describe('Human-readable, safe to show'),
+      fields: z.record(z.string(), z.string()).optional().describe('Per-field messages of a 400 (field name → message)'),
+    }),
+  });
+export type RestErrorBody = z.infer<typeof restError>;
+
+// ── Authentication ──────────────────────────────────────────────────────────────────────────────
+export const restNonceRequest = z.object({ wallet_address: solanaAddress.describe('The Solana wallet (base58) that will sign') });
+export const restNonceResponse = z.object({
+  message: z.string().describe('Sign exactly this text with the wallet (ed25519), then POST it to /api/v1/auth/connect'),
+  nonce: z.string(),
+  expires_at: z.string().describe('ISO time; the message is single-use and valid for 5 minutes'),
+});
+
+export const restConnectRequest = z.object({
+  wallet_address: solanaAddress,
+  signature: z
+    .string({ error: 'A signature is required' })
+    .trim()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, { error: 'The signature must be base58' })
+    .describe('base58 ed25519 signature of message'),
+  message: z.string({ error: 'The signed message is required' }).min(1, { error: 'The signed message is required' }).max(2000).describe('The message from /api/v1/auth/nonce, unchanged'),
+});
+export const restUser = z.object({ id: z.string(), wallet_address: z.string(), full_name: z.string() });
+export const restConnectResponse = z.object({
+  token: z.string().describe('Bearer token for the other endpoints (until disconnect or expiry)'),
+  expires_at: z.string(),
+  user: restUser,
+});
+export const restDisconnectResponse = z.object({ success: z.literal(true) });
+
+// ── Certificates ────────────────────────────────────────────────────────────────────────────────
+const status = z.enum(CERTIFICATE_STATUSES);
+
+export const restListCertificatesQuery = z.object({
+  status: z.enum(['all', ...CERTIFICATE_STATUSES]).optional().describe('Filter by verification status'),
+  search: z.string().trim().max(200).optional().describe('Matches title, institution or program'),
+});
+export const restCertificateSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  institution_name: z.string(),
+  verification_status: status,
+  issue_date: z.string(),
+});
+export const restCertificateListResponse = z.object({ certificates: z.array(restCertificateSummary) });
+
+/** multipart/form-data: the seed's field is `file` (the app's form calls it certificate_file). */
+export const restCreateCertificateFields = certificateDetails.extend({
+  file: uploadedFile(MESSAGES.fileRequired).meta({
+    type: 'string',
+    format: 'binary',
+    description: 'PDF, JPG, PNG or WEBP, at most 10 MB; images are converted to PDF before hashing',
+  }),
+});
+export const restCreateCertificateResponse = z.object({
+  id: z.string(),
+  status: status.describe('Always pending: verification starts at once'),
+  verification_url: z.string().describe('Public link anyone can open to check the certificate'),
+});
+
+export const restCertificateResponse = z.object({
+  id: z.string(),
+  title: z.string(),
+  institution_name: z.string(),
+  program_name: z.string(),
+  issue_date: z.string(),
+  verification_status: status,
+  verification_url: z.string(),
+  sha256: z.string().describe('SHA-256 of the stored PDF, as anchored on chain'),
+  nft_mint_address: z.string().optional().describe('Present once minted'),
+  arweave_url: z.string().optional().describe('Permanent copy; present once minted'),
+});
+
+export const restIdParams = z.object({ id: certificateId });
+export const restCertificateIdParams = z.object({ certificateId });
+
+// ── Verification ────────────────────────────────────────────────────────────────────────────────
+export const restVerificationLog = z.object({
+  id: z.string(),
+  verification_step: z.string().describe('hash_verification, document_checks, issuer_verification, chain_record'),
+  status: z.enum(LOG_STATUSES),
+  details: z.object({ message: z.string() }).catchall(z.unknown()),
+  created_at: z.string(),
+});
+export const restVerifyResponse = z.object({
+  status: status,
+  details: z.object({}).catchall(z.unknown()).optional().describe('The verdict details (reason, tier, issuer) once decided'),
+  verification_logs: z.array(restVerificationLog),
+});
+export const restVerifyStatusResponse = z.object({
+  status: status,
+  last_checked: z.string().describe('ISO time of the latest verification activity'),
+  verification_logs: z.array(restVerificationLog),
+});
+
+export const restHashParams = z.object({ sha256: sha256Hex });
+/** The public verdict of GET /api/v1/verify/hash/{sha256} (same object as the web app's verification page). */
+export const restVerdict = z
+  .object({
+    valid: z.boolean().describe('True only when the chain record exists, is verified, not revoked and not expired'),
+    status: z.enum(['verified', 'rejected', 'revoked', 'expired', 'pending', 'not_found']),
+    integrity: z.enum(['match', 'mismatch', 'not_checked']),
+    sha256: z.string().nullable(),
+    record_address: z.string().nullable(),
+    tier: z.enum(TRUST_TIERS),
+    reason_code: z.number(),
+    reason: z.string().nullable(),
+    issuer: z.object({}).catchall(z.unknown()).nullable(),
+    holder_wallet: z.string().nullable(),
+    verifier: z.string().nullable(),
+    nft_mint: z.string().nullable(),
+    anchored_at: z.string().nullable(),
+    verified_at: z.string().nullable(),
+    revoked_at: z.string().nullable(),
+    expires_at: z.string().nullable(),
+    transactions: z.array(z.object({ kind: z.string(), signature: z.string(), slot: z.number().nullable(), created_at: z.string() })),
+    certificate: z.object({}).catchall(z.unknown()).nullable(),
+    chain: z.object({ mode: z.enum(['embedded', 'rpc']), program_id: z.string() }),
+    checked_at: z.string(),
+  })
+  .catchall(z.unknown());
+
+// ── NFT minting ─────────────────────────────────────────────────────────────────────────────────
+export const restMintRequest = z.object({
+  signed_transaction: z
+    .string({ error: 'signed_transaction must be a base64 string' })
+    .trim()
+    .min(1, { error: 'signed_transaction must not be empty' })
+    .max(2048, { error: 'signed_transaction is too long' })
+    .optional()
+    .describe('Step 2 only: the transaction of step 1, signed by the holder wallet, base64'),
+});
+export const restMintPrepareResponse = z.object({
+  transaction: z.string().describe('base64 legacy transaction, already signed by the platform (fee payer) and the new mint; the holder signs next'),
+  mint_address: z.string(),
+  expires_at: z.string().describe('ISO time after which step 2 refuses it; call step 1 again'),
+});
+export const restMintResultResponse = z.object({
+  mint_address: z.string(),
+  transaction_signature: z.string().optional(),
+  arweave_url: z.string().optional(),
+});
+
+// ── API keys (tRPC, profile page) ───────────────────────────────────────────────────────────────
+export const API_KEY_MAX_ACTIVE = 20;
+export const apiKeyCreateInput = z.object({ name: requiredText('A name is required', 60) });
+export const apiKeyIdInput = z.object({ id: z.string().trim().min(1).max(64) });
+export interface ApiKeyDto {
+  id: string;
+  name: string;
+  /** The public part shown in lists: atst_<prefix>_… */
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}

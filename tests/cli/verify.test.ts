@@ -1,0 +1,199 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection, Keypair, Transaction } from '@solana/web3.js';
+import { fromHex, toHex } from '../../shared/program/codec';
+import { buildSoulboundMintInstructions } from '../../shared/program/mint';
+import { certificatePda } from '../../shared/program/pda';
+import { ReasonCode } from '../../shared/program/reasons';
+import { revokeCertificateIx } from '../../server/src/services/chain/instructions';
+import { DEMO_ISSUER_NAME, demoHolderKey } from '../../server/src/services/demo/seed';
+import { tmpDataDir } from '../../server/test/helpers';
+import { startRpcServer } from '../../server/test/rpc-helpers';
+
+// The `attesta` CLI as a user runs it (a child process through bin/attesta.mjs), reading only the
+// chain through the embedded chain's /rpc: no Attesta API is involved.
+
+const ROOT = path.resolve(__dirname, '../..');
+const BIN = path.join(ROOT, 'bin/attesta.mjs');
+
+let s: Awaited<ReturnType<typeof startRpcServer>>;
+let work: string;
+
+function attesta(args: string[], cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function demoFile(id: string) {
+  const row = await s.server.services.db.selectFrom('certificate').select(['sha256', 'file_key']).where('id', '=', id).executeTakeFirstOrThrow();
+  const bytes = await s.server.services.blobs.get(row.file_key);
+  const file = path.join(work, `${id}.pdf`);
+  fs.writeFileSync(file, bytes!);
+  return { file, sha256: row.sha256, bytes: bytes! };
+}
+
+/** A certificate of our own, anchored and verified by the operator (the platform verifier). */
+async function verifiedCertificate(p: { holder?: Keypair; expiresAt?: bigint } = {}) {
+  const chain = s.server.services.chain;
+  const hash = new Uint8Array(randomBytes(32));
+  const holder = p.holder ?? Keypair.generate();
+  await chain.anchorCertificate({ hash, holder: holder.publicKey, expiresAt: p.expiresAt }, { kind: 'anchor_certificate' });
+  await chain.recordVerification({ hash, verified: true, reasonCode: 0, issuerAuthority: null }, { kind: 'record_verification' });
+  return { hash, hex: toHex(hash), holder };
+}
+
+beforeAll(async () => {
+  s = await startRpcServer(tmpDataDir());
+  work = fs.mkdtempSync(path.join(tmpDataDir(), 'cli-'));
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('attesta verify', () => {
+  it('a verified certificate file: exit 0 with every step printed', async () => {
+    const { file, sha256 } = await demoFile('cert-1');
+    const r = await attesta(['verify', file, '--rpc', s.url]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`SHA-256  ${sha256}`);
+    expect(r.stdout).toContain(`Record   ${certificatePda(fromHex(sha256))[0].toBase58()}`);
+    expect(r.stdout).toMatch(/\[PASS\] integrity .*exists on chain/);
+    expect(r.stdout).toMatch(/\[PASS\] status +verified/);
+    expect(r.stdout).toMatch(/\[PASS\] expiry +never expires/);
+    expect(r.stdout).toMatch(/\[PASS\] tier +issuer_confirmed/);
+    expect(r.stdout).toContain(`"${DEMO_ISSUER_NAME}"`);
+    expect(r.stdout).toMatch(/\[PASS\] issuer .*approved/);
+    expect(r.stdout).toContain(`[INFO] holder     ${demoHolderKey().publicKey.toBase58()}`);
+    expect(r.stdout).toMatch(/\[INFO\] nft +not minted/);
+    expect(r.stdout).toMatch(/\[INFO\] timestamps anchored \d{4}-/);
+    expect(r.stdout).toMatch(/^VALID: Verified certificate \(issuer_confirmed\) from Attesta Demo University/m);
+  });
+
+  it('--json prints a verdict that parses; rejected and pending certificates exit 1 with the reason', async () => {
+    const one = await demoFile('cert-1');
+    const rejected = await demoFile('cert-3');
+    const pending = await demoFile('cert-2');
+    const [j, rej, pend, rejJson] = await Promise.all([
+      attesta(['verify', one.file, '--rpc', s.url, '--json']),
+      attesta(['verify', rejected.sha256, '--rpc', s.url]),
+      attesta(['verify', pending.file, `--rpc=${s.url}`]),
+      attesta(['verify', rejected.file, '--rpc', s.url, '--json']),
+    ]);
+    expect(j.code).toBe(0);
+    const v = JSON.parse(j.stdout);
+    expect(v).toMatchObject({ verdict: 'valid', valid: true, exitCode: 0, sha256: one.sha256, input: { kind: 'file', bytes: one.bytes.length } });
+    expect(v.certificate).toMatchObject({ status: 'verified', tier: 'issuer_confirmed', holder: demoHolderKey().publicKey.toBase58(), expired: false, revokedAt: null });
+    expect(v.issuer).toMatchObject({ name: DEMO_ISSUER_NAME, status: 'approved', approved: true });
+    expect(v.steps.map((x: { step: string }) => x.step)).toEqual(['integrity', 'status', 'expiry', 'tier', 'issuer', 'holder', 'nft', 'timestamps']);
+
+    expect(rej.code).toBe(1);
+    expect(rej.stdout).toMatch(/\[FAIL\] status +rejected \(reason: content_mismatch\)/);
+    expect(rej.stdout).toMatch(/^NOT VALID: The certificate was rejected \(content_mismatch\)\./m);
+    expect(pend.code).toBe(1);
+    expect(pend.stdout).toMatch(/NOT VALID: The certificate is pending verification\./);
+    expect(rejJson.code).toBe(1);
+    expect(JSON.parse(rejJson.stdout)).toMatchObject({ verdict: 'not_valid', valid: false, certificate: { status: 'rejected', reasonCode: ReasonCode.ContentMismatch, reason: 'content_mismatch' } });
+  });
+
+  it('a revoked certificate exits 1 with the revocation reason', async () => {
+    const c = await verifiedCertificate();
+    const chain = s.server.services.chain;
+    const before = await attesta(['verify', c.hex, '--rpc', s.url]);
+    expect(before.code).toBe(0);
+    await chain.sendTransaction(new Transaction().add(revokeCertificateIx(chain.programId, { hash: c.hash, authority: chain.operator, reasonCode: ReasonCode.RevokedFraud })), [], { kind: 'revoke_certificate' });
+    const r = await attesta(['verify', c.hex, '--rpc', s.url, '--json']);
+    expect(r.code).toBe(1);
+    const v = JSON.parse(r.stdout);
+    expect(v).toMatchObject({ verdict: 'not_valid', reason: 'The certificate was revoked (revoked_fraud).', certificate: { status: 'revoked', reason: 'revoked_fraud', verifier: chain.operator.toBase58() } });
+    expect(v.certificate.revokedAt).toMatch(/^\d{4}-/);
+  });
+
+  it('an expired certificate exits 1', async () => {
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const c = await verifiedCertificate({ expiresAt: now + 2n });
+    await new Promise((r) => setTimeout(r, 3200));
+    const r = await attesta(['verify', c.hex, '--rpc', s.url]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/\[FAIL\] expiry +expired on/);
+    expect(r.stdout).toMatch(/NOT VALID: The certificate expired on/);
+  });
+
+  it('shows the soulbound NFT and whether the holder still holds it', async () => {
+    const holder = Keypair.generate();
+    const c = await verifiedCertificate({ holder });
+    const chain = s.server.services.chain;
+    const mint = Keypair.generate();
+    const ixs = buildSoulboundMintInstructions({ payer: chain.operator, holder: holder.publicKey, mint: mint.publicKey, hash: c.hash, title: 'CLI test', uri: 'https://example.test/c', programId: chain.programId });
+    await chain.sendTransaction(new Transaction().add(...ixs), [holder, mint], { kind: 'mint_certificate' });
+    const r = await attesta(['verify', c.hex, '--rpc', s.url, '--json']);
+    expect(r.code).toBe(0);
+    const v = JSON.parse(r.stdout);
+    expect(v.nft).toMatchObject({ mint: mint.publicKey.toBase58(), held: true, amount: '1', supply: '1', metadataNamesHash: true });
+    expect(v.steps.find((x: { step: string }) => x.step === 'nft')).toMatchObject({ result: 'pass' });
+
+    // The same facts through web3.js's token methods on /rpc (what Explorer's token pages call).
+    const conn = new Connection(s.url, 'confirmed');
+    expect((await conn.getTokenSupply(mint.publicKey)).value).toMatchObject({ amount: '1', decimals: 0, uiAmountString: '1' });
+    const largest = await conn.getTokenLargestAccounts(mint.publicKey);
+    expect(largest.value).toHaveLength(1);
+    expect(largest.value[0].address.toBase58()).toBe(v.nft.tokenAccount);
+    expect((await conn.getTokenAccountBalance(largest.value[0].address)).value.amount).toBe('1');
+    const owned = await conn.getTokenAccountsByOwner(holder.publicKey, { mint: mint.publicKey });
+    expect(owned.value.map((a) => a.pubkey.toBase58())).toEqual([v.nft.tokenAccount]);
+  });
+
+  it('an unknown hash and a tampered file are not found (exit 2) with the reason', async () => {
+    const { bytes } = await demoFile('cert-1');
+    const tampered = Buffer.from(bytes);
+    tampered[Math.floor(tampered.length / 2)] ^= 0x01; // one bit
+    const tamperedFile = path.join(work, 'tampered.pdf');
+    fs.writeFileSync(tamperedFile, tampered);
+    const unknown = toHex(new Uint8Array(randomBytes(32)));
+    const [u, t, tj] = await Promise.all([
+      attesta(['verify', unknown, '--rpc', s.url]),
+      attesta(['verify', tamperedFile, '--rpc', s.url]),
+      attesta(['verify', tamperedFile, '--rpc', s.url, '--json']),
+    ]);
+    expect(u.code).toBe(2);
+    expect(u.stdout).toMatch(/\[FAIL\] integrity +No certificate record exists on chain for this SHA-256/);
+    expect(u.stdout).toMatch(/^NOT FOUND: /m);
+    expect(t.code).toBe(2);
+    expect(t.stdout).toMatch(/not the registered file \(a single changed byte changes its SHA-256\)/);
+    const v = JSON.parse(tj.stdout);
+    expect(v).toMatchObject({ verdict: 'not_found', valid: false, exitCode: 2, certificate: null });
+    expect(v.sha256).not.toBe((await demoFile('cert-1')).sha256);
+  });
+
+  it('usage and network errors exit 3; --help exits 0; npx resolves the local bin', async () => {
+    const [help, noArgs, bad, down, badProgram, npx] = await Promise.all([
+      attesta(['--help']),
+      attesta([]),
+      attesta(['verify', 'not-a-hash-or-file', '--rpc', s.url]),
+      attesta(['verify', 'ab'.repeat(32), '--rpc', 'http://127.0.0.1:9/rpc', '--json']),
+      attesta(['verify', 'ab'.repeat(32), '--rpc', s.url, '--program', 'nope']),
+      new Promise<{ code: number; stdout: string }>((resolve) =>
+        execFile('npx', ['--no-install', 'attesta', 'verify', 'ab'.repeat(32), '--rpc', s.url], { cwd: ROOT, timeout: 60_000 }, (err, stdout) =>
+          resolve({ code: err ? Number((err as { code?: number }).code) : 0, stdout }),
+        ),
+      ),
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/attesta verify <file\|sha256> \[--rpc URL\] \[--program ID\] \[--json\]/);
+    expect(noArgs.code).toBe(3);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/neither a readable file nor a 64-character hex SHA-256/);
+    expect(down.code).toBe(3);
+    expect(JSON.parse(down.stdout)).toMatchObject({ verdict: 'error', valid: false, exitCode: 3 });
+    expect(badProgram.code).toBe(3);
+    expect(npx.code).toBe(2);
+    expect(npx.stdout).toMatch(/NOT FOUND/);
+  });
+});
