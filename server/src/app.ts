@@ -11,6 +11,7 @@ import { registerFileRoutes } from './http/files';
 import { registerPermanentRoutes } from './http/permanent';
 import { registerVerifyRoutes } from './http/verify';
 import { registerRestApi } from './rest';
+import { installTransactionJournal, registerJsonRpc } from './rpc';
 import { appRouter, type AppRouter } from './router';
 import type { Services } from './services';
 import { createChain } from './services/chain';
@@ -68,6 +69,7 @@ export async function startServer(config: Config): Promise<Server> {
   const { db } = await openDatabase(config.dataDir);
   supportServiceFor(db, config.env); // validates CHAT_*, TELEGRAM_*, SMTP_* at start, not on the first message
   const chain = await createChain(config, db);
+  await installTransactionJournal(chain, db); // before the demo seed, so its transactions are journaled too
   const blobs = openBlobStore(config);
   const services: Services = { config, db, chain, blobs, bus: new EventBus(), queue: new VerificationQueue(db) };
   if (config.demoData) await seedDemoData(services);
@@ -100,13 +102,14 @@ export async function startServer(config: Config): Promise<Server> {
   await registerPermanentRoutes(app, services);
   registerVerifyRoutes(app, services);
   await registerRestApi(app, services);
+  await registerJsonRpc(app, services);
 
   // The web app, when it has been built; unknown non-API paths fall back to index.html (SPA).
   if (fs.existsSync(path.join(config.appDistDir, 'index.html'))) {
     await app.register(fastifyStatic, { root: config.appDistDir, wildcard: false });
     app.setNotFoundHandler((req, reply) => {
       // `/api` alone is the API documentation page of the app; `/api/...` is the REST API.
-      if (req.method === 'GET' && !/^\/(trpc|files|permanent|healthz)(\/|$)|^\/api\//.test(req.url)) return reply.sendFile('index.html');
+      if (req.method === 'GET' && !/^\/(trpc|files|permanent|healthz|rpc)(\/|$)|^\/api\//.test(req.url)) return reply.sendFile('index.html');
       return reply.code(404).send({ error: 'Not found' });
     });
   }

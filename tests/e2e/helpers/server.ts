@@ -28,22 +28,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Builds app/dist once when it is missing (or ATTESTA_E2E_BUILD=1). */
+/** Builds app/dist when it is missing or stale (always with ATTESTA_E2E_BUILD=1). */
 export function ensureAppBuilt() {
   if (process.env.APP_DIST_DIR) return; // a prebuilt app elsewhere (passed through to the server)
-  const index = path.join(ROOT, 'app/dist/index.html');
-  const force = process.env.ATTESTA_E2E_BUILD === '1';
-  if (force || !fs.existsSync(index)) {
-    // Test files run in parallel forks: one build at a time, and only if still missing after the wait.
-    const lock = path.join(os.tmpdir(), 'attesta-app-build.lock');
-    const build = force ? 'npm run build:app' : 'test -f app/dist/index.html || npm run build:app';
+  // Test files run in parallel forks: one build at a time. `app/ensure-built.mjs` (npm start's own
+  // check) rebuilds only when app/dist is missing or older than its sources: a stale build would
+  // test old code.
+  const lock = path.join(os.tmpdir(), 'attesta-app-build.lock');
+  const build = process.env.ATTESTA_E2E_BUILD === '1' ? 'npm run build:app' : 'node app/ensure-built.mjs';
+  execSync(`flock ${JSON.stringify(lock)} sh -c ${JSON.stringify(build)}`, {
+    cwd: ROOT,
+    stdio: 'inherit',
     // vitest sets NODE_ENV=test, which would make Vite ship React's development build: test the real one.
-    execSync(`flock ${JSON.stringify(lock)} sh -c ${JSON.stringify(build)}`, {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-  }
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 /** The command `npm start` runs, executed directly so stopping it stops the server (no npm wrapper). */

@@ -35,8 +35,8 @@ describe('checkDocument on PDFs without a text layer (OCR)', () => {
     expect(r.textMatches).toEqual({ title: true, institution: false, program: false });
   });
 
-  it('reads a 1-bit scanned page, choosing the page image over a smaller one drawn on it', async () => {
-    const pdf = await makeBilevelScanPdf(await renderCertificateImage(lines, { width: 1600, height: 1130 }));
+  it('reads a grainy 1-bit scanned page, choosing the page image over a smaller one drawn on it', async () => {
+    const pdf = await makeBilevelScanPdf(await renderCertificateImage(lines, { width: 1600, height: 1130, noise: true }));
     const r = await checkDocument(pdf, claims);
     expect(r.textSource).toBe('ocr');
     expect(r.textMatches).toEqual({ title: true, institution: true, program: true });

@@ -8,7 +8,7 @@ import sharp from 'sharp';
  */
 export async function renderCertificateImage(
   lines: string[],
-  opts: { format?: 'png' | 'jpeg' | 'webp'; width?: number; height?: number; transparent?: boolean } = {},
+  opts: { format?: 'png' | 'jpeg' | 'webp'; width?: number; height?: number; transparent?: boolean; noise?: boolean } = {},
 ): Promise<Uint8Array> {
   const { format = 'png', width = 1200, height = 850 } = opts;
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -21,7 +21,13 @@ export async function renderCertificateImage(
     .join('');
   const bg = opts.transparent ? '' : '<rect width="100%" height="100%" fill="#fbf8ef"/><rect x="20" y="20" width="' + (width - 40) + '" height="' + (height - 40) + '" fill="none" stroke="#8a6d3b" stroke-width="6"/>';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${bg}${text}</svg>`;
-  return new Uint8Array(await sharp(Buffer.from(svg)).toFormat(format).toBuffer());
+  let img = sharp(Buffer.from(svg));
+  if (opts.noise) {
+    // Paper grain and a slight blur, like a photo or a cheap scan.
+    const grain = await sharp({ create: { width, height, channels: 3, background: '#ffffff', noise: { type: 'gaussian', mean: 225, sigma: 25 } } }).png().toBuffer();
+    img = sharp(await sharp(grain).composite([{ input: await img.png().toBuffer(), blend: 'multiply' }]).blur(0.8).png().toBuffer());
+  }
+  return new Uint8Array(await img.toFormat(format).toBuffer());
 }
 
 /**
