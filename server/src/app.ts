@@ -16,6 +16,7 @@ import { appRouter, type AppRouter } from './router';
 import type { Services } from './services';
 import { createChain } from './services/chain';
 import { reconcileMints } from './services/mint';
+import { closeOcr } from './services/ocr';
 import { supportServiceFor } from './services/support';
 import { seedDemoData } from './services/demo/seed';
 import { openBlobStore } from './services/blobs';
@@ -129,6 +130,7 @@ export async function startServer(config: Config): Promise<Server> {
       closed = true;
       await app.close();
       await worker.stop();
+      await closeOcr(); // the OCR worker thread must not outlive the server
       await chain.close();
       await db.destroy();
     },
