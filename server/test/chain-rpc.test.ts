@@ -8,9 +8,9 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { TRPCClientError } from '@trpc/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../../shared/constants';
-import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
+import { CERTIFICATES_PROGRAM_ID, TOKEN_2022_ID } from '../../shared/program/ids';
 import { decodeCertificate } from '../../shared/program/codec';
 import type { Server } from '../src/app';
 import { ChainError } from '../src/services/chain';
@@ -18,6 +18,8 @@ import { recordVerificationIx } from '../src/services/chain/instructions';
 import { RpcChain } from '../src/services/chain/rpc';
 import { certForm, makeClient, makePdf, signIn, startTestServer, tmpDataDir, waitFor } from './helpers';
 import { rpcUrlOf } from './rpc-helpers';
+import { startFlakyRpc } from './chain-rpc-support/proxy';
+import { loadOrCreateOperator } from '../src/services/chain/operator';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest();
 const claims = { title: 'Bachelor of Science', institution_name: 'Eastgate Polytechnic', program_name: 'Applied Geology', issue_date: '2023-06-30' };
@@ -28,6 +30,8 @@ let b: Server;
 let rpcUrl: string;
 let closeRpc: () => Promise<void>;
 let rpcB: RpcChain;
+let dirA: string;
+const operatorA = () => loadOrCreateOperator(path.join(dirA, 'operator.json'));
 const dirs: string[] = [];
 const dir = () => {
   const d = tmpDataDir();
@@ -36,7 +40,7 @@ const dir = () => {
 };
 
 beforeAll(async () => {
-  const dirA = dir();
+  dirA = dir();
   a = await startTestServer(dirA);
   const rpc = await rpcUrlOf(a);
   rpcUrl = rpc.url;
@@ -128,6 +132,32 @@ describe('server B on the RPC chain (A /rpc)', () => {
     expect((await a.services.chain.readRegistry())!.certificateCount).toBe(countBefore);
   });
 
+  it('mints through B: the holder signs B’s prepared transaction, it lands on A', { timeout: 90_000 }, async () => {
+    const c = makeClient(b.url);
+    const { wallet } = await signIn(c);
+    const holder = Keypair.fromSecretKey(wallet.secretKey);
+    const pdf = await goodPdf();
+    const cert = await c.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'degree.pdf', type: 'application/pdf' }));
+    expect((await finalStatus(c, cert.id)).verification_status).toBe('verified');
+    const before = (await a.services.chain.readRegistry())!.mintedCount;
+
+    const prepared = await c.client.mint.prepare.mutate({ id: cert.id });
+    const tx = Transaction.from(Buffer.from(prepared.transaction, 'base64'));
+    // The blockhash is the cluster's (A's), not one B made up.
+    expect(await new Connection(rpcUrl, 'confirmed').isBlockhashValid(tx.recentBlockhash!)).toMatchObject({ value: true });
+    tx.partialSign(holder);
+    const res = await c.client.mint.submit.mutate({ id: cert.id, signedTransaction: tx.serialize().toString('base64') });
+    expect(res.mint_address).toBe(prepared.mint_address);
+
+    const record = await a.services.chain.readCertificate(sha(pdf));
+    expect(record?.nftMint?.toBase58()).toBe(res.mint_address);
+    expect((await a.services.chain.readRegistry())!.mintedCount).toBe(before + 1n);
+    const mintAcc = await a.services.chain.getAccountInfo(new PublicKey(res.mint_address));
+    expect(mintAcc?.owner).toBe(TOKEN_2022_ID.toBase58());
+    const row = await b.services.db.selectFrom('chain_transaction').selectAll().where('signature', '=', res.transaction_signature!).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ kind: 'mint_certificate', certificate_id: cert.id, status: 'success' });
+  });
+
   it('refuses a file another server anchored on the shared chain (read through /rpc)', async () => {
     const pdf = await goodPdf();
     const holderOnA = Keypair.generate().publicKey;
@@ -135,7 +165,8 @@ describe('server B on the RPC chain (A /rpc)', () => {
     const c = makeClient(b.url);
     await signIn(c);
     const e = await rejects(c.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'x.pdf', type: 'application/pdf' })));
-    expect((e as TRPCClientError<never>).data?.code).toBe('CONFLICT');
+    expect((e as { data?: { code?: string } }).data?.code).toBe('CONFLICT');
+    expect((e as Error).message).toBe(MESSAGES.alreadyRegisteredByOther);
     expect(await b.services.db.selectFrom('certificate').selectAll().where('sha256', '=', sha(pdf).toString('hex')).execute()).toHaveLength(0);
   });
 
@@ -163,6 +194,38 @@ describe('server B on the RPC chain (A /rpc)', () => {
     const stranger = await rejects(rpcB.sendTransaction(new Transaction().add(recordAs(key.publicKey, hash)), [key], { kind: 'record_verification' }));
     expect(stranger).toBeInstanceOf(ChainError);
     expect((stranger as ChainError).errorName).toBeTruthy();
+    // A wallet-signed transaction over a blockhash the cluster never made: refused at once, not awaited.
+    const stale = new Transaction({ feePayer: rpcB.operator, recentBlockhash: Keypair.generate().publicKey.toBase58() }).add(recordAs(rpcB.operator, hash));
+    rpcB.partialSignAsOperator(stale);
+    const t0 = Date.now();
+    const refused = await rejects(rpcB.sendSignedTransaction(stale, { kind: 'record_verification' }));
+    expect(refused).toBeInstanceOf(ChainError);
+    expect((refused as ChainError).message).toMatch(/Blockhash not found/i);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('re-broadcasts a dropped transaction until it lands; reports expiry when its blockhash runs out', { timeout: 60_000 }, async () => {
+    const flaky = await startFlakyRpc(rpcUrl);
+    try {
+      const chain = await RpcChain.connect({ programId: CERTIFICATES_PROGRAM_ID, operator: operatorA(), db: b.services.db, rpcUrl: flaky.url });
+      const pdf = await goodPdf();
+      flaky.state.dropSends = 1; // the first broadcast is lost; the re-broadcast lands it
+      const receipt = await chain.anchorCertificate({ hash: sha(pdf), holder: Keypair.generate().publicKey }, { kind: 'anchor_certificate' });
+      expect(flaky.state.sends).toBeGreaterThanOrEqual(2);
+      expect(await a.services.chain.readCertificate(sha(pdf))).toMatchObject({ status: 0 });
+      expect(receipt.logs.length).toBeGreaterThan(0);
+
+      // Every broadcast lost and the cluster past the blockhash's last valid height: a definite failure.
+      flaky.state.dropSends = 1_000;
+      flaky.state.heightOffset = 10_000;
+      const other = await goodPdf();
+      const e = await rejects(chain.anchorCertificate({ hash: sha(other), holder: Keypair.generate().publicKey }, { kind: 'anchor_certificate' }));
+      expect(e).toBeInstanceOf(ChainError);
+      expect((e as Error).message).toMatch(/expired before it landed/);
+      expect(await a.services.chain.readCertificate(sha(other))).toBeNull();
+    } finally {
+      await flaky.close();
+    }
   });
 
   it('simulates through the RPC with logs and compute units', async () => {
@@ -176,6 +239,29 @@ describe('start-up checks in RPC mode', () => {
   it('refuses to start when SOLANA_RPC_URL is unreachable', async () => {
     const e = await rejects(startTestServer(dir(), { SOLANA_RPC_URL: 'http://127.0.0.1:9/rpc' }));
     expect(String((e as Error).message)).toMatch(/Cannot reach the Solana RPC at 127\.0\.0\.1:9 \(SOLANA_RPC_URL\)/);
+  });
+
+  it('refuses an unfunded operator by its address; starts once it is funded', async () => {
+    const d = dir();
+    const env = { SOLANA_RPC_URL: rpcUrl, OPERATOR_KEYPAIR_PATH: path.join(d, 'own-operator.json') };
+    const e = await rejects(startTestServer(d, env));
+    const own = loadOrCreateOperator(env.OPERATOR_KEYPAIR_PATH).publicKey;
+    expect((e as Error).message).toBe(
+      `The operator ${own.toBase58()} has no SOL on the cluster at ${new URL(rpcUrl).host}; it pays every transaction fee. Fund it, or set OPERATOR_KEYPAIR_PATH to a funded key.`,
+    );
+    const conn = new Connection(rpcUrl, 'confirmed');
+    await conn.requestAirdrop(own, 1_000_000_000);
+    const warnings: unknown[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args) => void warnings.push(...args));
+    const s = await startTestServer(d, env).finally(() => warn.mockRestore());
+    // Funded but not a verifier: it starts (public verification works) and says what to do.
+    expect(warnings.join('\n')).toContain(`the operator ${own.toBase58()} is not a verifier of the registry`);
+    try {
+      expect(s.services.chain.operator.equals(own)).toBe(true);
+      expect((await s.services.chain.readRegistry())?.admin.equals(a.services.chain.operator)).toBe(true);
+    } finally {
+      await s.close();
+    }
   });
 
   it('refuses to start when the program is not deployed on the cluster', async () => {

@@ -17,7 +17,7 @@ export async function createChain(config: Config, db: Kysely<Database>): Promise
   const chain =
     config.chain.mode === 'embedded'
       ? await EmbeddedChain.start({ db, programId, programPath: config.chain.programPath, operator })
-      : new RpcChain(programId, operator, db, config.chain.rpcUrl);
+      : await RpcChain.connect({ programId, operator, db, rpcUrl: config.chain.rpcUrl });
   await chain.ensureRegistry();
   return chain;
 }
