@@ -1,3 +1,4 @@
+import './lib/zod-config'; // first: before any zod schema exists (CSP, see the file)
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';

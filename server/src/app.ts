@@ -9,6 +9,7 @@ import { contextFactory } from './context';
 import { openDatabase } from './db';
 import { registerFileRoutes } from './http/files';
 import { registerPermanentRoutes } from './http/permanent';
+import { registerSecurity } from './http/security';
 import { registerVerifyRoutes } from './http/verify';
 import { registerRestApi } from './rest';
 import { installTransactionJournal, registerJsonRpc } from './rpc';
@@ -86,6 +87,7 @@ export async function startServer(config: Config): Promise<Server> {
     trustProxy: config.trustProxy,
   });
   await app.register(fastifyCookie);
+  registerSecurity(app, config); // security headers on every response; CSRF check for cookie-authenticated mutations
   limitUploadSize(app, MAX_REQUEST_BYTES);
   bufferWebResponses(app);
   await app.register(fastifyTRPCPlugin, {

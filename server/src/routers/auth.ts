@@ -11,12 +11,18 @@ export const authRouter = router({
   ),
 
   signIn: publicProcedure.input(signInInput).mutation(async ({ ctx, input }) => {
-    const { user, token, expiresAt } = await signIn(ctx.db, input);
+    // A session held before is replaced (rotated), never reused.
+    const { user, token, expiresAt } = await signIn(ctx.db, { ...input, replaceTokenHash: ctx.session?.tokenHash });
     ctx.res?.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: ctx.secure, expires: new Date(expiresAt) });
     return { user: toUserDto(user) };
   }),
 
-  me: publicProcedure.query(({ ctx }) => (ctx.session ? toUserDto(ctx.session.user) : null)),
+  me: publicProcedure.query(({ ctx }) => {
+    if (ctx.session) return toUserDto(ctx.session.user);
+    // A cookie that is not a live stored session (expired, signed out, or planted) is cleared, never adopted.
+    if (ctx.req?.cookies?.[SESSION_COOKIE]) ctx.res?.clearCookie(SESSION_COOKIE, { path: '/' });
+    return null;
+  }),
 
   signOut: protectedProcedure.mutation(async ({ ctx }) => {
     await signOut(ctx.db, ctx.session.tokenHash);

@@ -14,7 +14,9 @@ export interface AxeViolation {
 }
 
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
+  // Evaluated through the DevTools protocol, not an inline <script>: the server's Content-Security-Policy
+  // (script-src 'self') blocks inline scripts added to its pages.
+  await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });

@@ -50,8 +50,12 @@ export function verifySignature(address: string, message: string, signatureB58: 
   }
 }
 
-/** Verifies and consumes; returns the user (created on first sign-in) and a fresh session token. */
-export async function signIn(db: Kysely<Database>, p: { address: string; message: string; signature: string; now?: number }) {
+/**
+ * Verifies and consumes; returns the user (created on first sign-in) and a fresh session token.
+ * The token is always generated here (never taken from the client: no session fixation); the session
+ * the caller held before (`replaceTokenHash`) is deleted in the same transaction, so signing in rotates it.
+ */
+export async function signIn(db: Kysely<Database>, p: { address: string; message: string; signature: string; now?: number; replaceTokenHash?: string }) {
   const now = p.now ?? Date.now();
   const fields = parseSignInMessage(p.message);
   if (!fields) throw unauthorized(MESSAGES.signInMessageMismatch);
@@ -81,6 +85,7 @@ export async function signIn(db: Kysely<Database>, p: { address: string; message
       user = { id: newId('u_'), wallet_address: p.address, full_name: 'User', email: null, profile_image_key: null, profile_image_url: null, created_at: iso, updated_at: iso };
       await trx.insertInto('user').values(user).execute();
     }
+    if (p.replaceTokenHash) await trx.deleteFrom('session').where('token_hash', '=', p.replaceTokenHash).execute();
     const token = randomToken(43);
     await trx
       .insertInto('session')

@@ -1,0 +1,120 @@
+// The app under its Content-Security-Policy in a real browser against the real server (demo data):
+// every page carries the security headers, and no CSP violation is reported (securitypolicyviolation
+// events and console errors) on the public pages, after a dev-wallet sign-in, on the dashboard and on
+// a certificate's detail page with the original PDF previewed in an iframe of /files.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keypair } from '@solana/web3.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureAppBuilt, startServer, type RunningServer } from './helpers/server';
+import { launchBrowser, newContext } from './helpers/browser';
+import { injectDevWallet, signInWithDevWallet } from './helpers/wallet';
+import { visible } from './helpers/pw';
+
+const HAS_CHROMIUM = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+// The demo holder (server/src/services/demo/seed.ts): owner of cert-1, verified.
+const demoHolder = () => Keypair.fromSeed(createHash('sha256').update('attesta-demo:holder').digest());
+const DEMO_USER_ID = 'u_demo';
+
+declare global {
+  interface Window {
+    __cspViolations?: string[];
+  }
+}
+
+describe.skipIf(!HAS_CHROMIUM)('security headers and CSP in a real browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  const violations: string[] = [];
+
+  beforeAll(async () => {
+    ensureAppBuilt();
+    server = await startServer({ ATTESTA_DEMO_DATA: 'true' });
+    browser = await launchBrowser();
+    context = await newContext(browser, server.url, { viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(() => {
+      localStorage.setItem('dev-notification', 'dismissed');
+      window.__cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) => {
+        window.__cspViolations!.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+      });
+    });
+    await injectDevWallet(context, demoHolder());
+  }, 240_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  function watch(page: Page) {
+    page.on('console', (m) => {
+      if (/Content[- ]Security[- ]Policy|Refused to (load|execute|apply|frame|connect)/i.test(m.text())) violations.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => {
+      if (/Content[- ]Security[- ]Policy|unsafe-eval/i.test(e.message)) violations.push(`pageerror: ${e.message}`);
+    });
+  }
+
+  async function collected(page: Page) {
+    const found = await page.evaluate(() => window.__cspViolations ?? []);
+    violations.push(...found.map((v) => `${page.url()}: ${v}`));
+  }
+
+  it('serves the pages with the security headers, and they render with zero CSP violations', async () => {
+    const page = await context.newPage();
+    watch(page);
+    const paths = ['/', '/verification', `/view/${DEMO_USER_ID}/cert-1`, '/login', '/faq'];
+    for (const p of paths) {
+      const res = await page.goto(p);
+      expect(res?.status(), p).toBe(200);
+      const h = await res!.allHeaders();
+      expect(h['content-security-policy'], p).toContain("script-src 'self'");
+      expect(h['content-security-policy'], p).toContain("frame-ancestors 'none'");
+      expect(h['x-frame-options'], p).toBe('DENY');
+      expect(h['x-content-type-options'], p).toBe('nosniff');
+      expect(h['referrer-policy'], p).toBe('strict-origin-when-cross-origin');
+      expect(h['cross-origin-opener-policy'], p).toBe('same-origin');
+      expect(h['permissions-policy'], p).toBeTruthy();
+      await page.locator('main').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      if (p.startsWith('/view/')) await visible(page.getByText('Bachelor of Science'));
+      await collected(page);
+    }
+    expect(violations).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it('signs in, shows the dashboard and previews the original PDF (iframe of /files) with zero CSP violations', async () => {
+    const page = await context.newPage();
+    watch(page);
+    await signInWithDevWallet(page);
+    await page.waitForLoadState('networkidle');
+    await collected(page);
+
+    let fileHeaders: Record<string, string> = {};
+    page.on('response', async (r) => {
+      if (r.url().includes('/files/certificates/cert-1')) fileHeaders = await r.allHeaders();
+    });
+    await page.goto('/certificates/cert-1');
+    await visible(page.getByRole('button', { name: 'View Original Certificate' }));
+    await page.getByRole('button', { name: 'View Original Certificate' }).click();
+    const frame = page.locator('iframe[title^="Original certificate"]');
+    await visible(frame);
+    await expect.poll(() => fileHeaders['x-frame-options'], { timeout: 15_000 }).toBe('SAMEORIGIN');
+    expect(fileHeaders['content-security-policy']).toBe("frame-ancestors 'self'");
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    await collected(page);
+
+    await page.goto('/profile');
+    await page.locator('main').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await collected(page);
+    expect(violations).toEqual([]);
+    await page.close();
+  }, 180_000);
+});
