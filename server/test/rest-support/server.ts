@@ -1,28 +1,13 @@
-/**
- * The real server (helpers.startTestServer) with the REST API. Until the lead wires
- * registerRestApi/apiKeys/the api_key migration into app.ts, router.ts and db/index.ts, this
- * composes them around the same services the way app.ts will; once wired, it uses the server as is.
- */
+/** The real server (helpers.startTestServer), which serves the REST API, on a temporary data dir. */
 import fs from 'node:fs';
-import Fastify from 'fastify';
-import fastifyCookie from '@fastify/cookie';
-import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
-import { sql } from 'kysely';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
-import { contextFactory } from '../../src/context';
-import * as apiKeyMigration from '../../src/db/migrations/2026-11-22T1000-api-keys';
-import { registerVerifyRoutes } from '../../src/http/verify';
-import { registerRestApi } from '../../src/rest';
-import { appRouter } from '../../src/router';
-import { apiKeysRouter } from '../../src/routers/api-keys';
+import type { AppRouter } from '../../src/router';
 import type { Services } from '../../src/services';
-import { router } from '../../src/trpc';
 import { makeClient, newWallet, signIn, startTestServer, tmpDataDir } from '../helpers';
 
-export const restTestRouter = router({ ...appRouter._def.record, apiKeys: apiKeysRouter });
-export type RestTestRouter = typeof restTestRouter;
+export type RestTestRouter = AppRouter;
 
 export interface RestTestServer {
   url: string;
@@ -34,30 +19,13 @@ export interface RestTestServer {
 export async function startRestTestServer(env: Record<string, string> = {}): Promise<RestTestServer> {
   const dir = tmpDataDir();
   const server = await startTestServer(dir, env);
-  const { db } = server.services;
-  const has = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'api_key'`.execute(db);
-  if (has.rows.length === 0) await apiKeyMigration.up(db);
-  const cleanup = async () => {
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
-  if (server.app.hasRoute({ method: 'GET', url: '/api/openapi.json' })) return { url: server.url, services: server.services, composed: true, close: cleanup };
-
-  const app = Fastify({ logger: false });
-  await app.register(fastifyCookie);
-  await app.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions: { router: restTestRouter, createContext: contextFactory(server.services) } });
-  registerVerifyRoutes(app, server.services);
-  await registerRestApi(app, server.services); // API_RATE_LIMIT_PER_MIN comes from env via config.env, as in app.ts
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = app.server.address();
-  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   return {
-    url,
+    url: server.url,
     services: server.services,
-    composed: false,
+    composed: true,
     async close() {
-      await app.close();
-      await cleanup();
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

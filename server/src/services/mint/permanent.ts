@@ -11,6 +11,9 @@ export interface NamedPermanentStore extends PermanentStore {
   key: string;
 }
 
+/** Configured stores, built once per server (services object) and public base URL. */
+const configured = new WeakMap<object, Map<string, NamedPermanentStore>>();
+
 /**
  * The permanent store for a request: `services.permanent` when the server provides one, else the
  * configured one (ARWEAVE_* env, or `${dataDir}/permanent` served at `${origin}/permanent/<id>`).
@@ -19,8 +22,15 @@ export function permanentStoreFor(svc: Services & { permanent?: PermanentStore &
   const p = svc.permanent;
   if (p) return { put: (b, t, tags) => p.put(b, t, tags), get: (id) => p.get(id), key: p.key ?? p.kind ?? 'custom' };
   const publicBaseUrl = svc.config.publicOrigin ?? origin;
-  const store = createPermanentStore(permanentStoreConfigFromEnv(svc.config.env as NodeJS.ProcessEnv, { dataDir: svc.config.dataDir, publicBaseUrl }));
-  return Object.assign(store, { key: store.kind === 'local' ? `local:${publicBaseUrl}` : `arweave:${svc.config.env.ARWEAVE_GATEWAY_URL ?? svc.config.env.ARWEAVE_URL}` });
+  let byBase = configured.get(svc);
+  if (!byBase) configured.set(svc, (byBase = new Map()));
+  let named = byBase.get(publicBaseUrl);
+  if (!named) {
+    const store = createPermanentStore(permanentStoreConfigFromEnv(svc.config.env as NodeJS.ProcessEnv, { dataDir: svc.config.dataDir, publicBaseUrl }));
+    named = Object.assign(store, { key: store.kind === 'local' ? `local:${publicBaseUrl}` : `arweave:${svc.config.env.ARWEAVE_GATEWAY_URL ?? svc.config.env.ARWEAVE_URL}` });
+    byBase.set(publicBaseUrl, named);
+  }
+  return named;
 }
 
 export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
