@@ -1,14 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
 // One runner for every layer: toolchain, program (bankrun + LiteSVM), server, browser end-to-end.
+// The server suite runs twice: on SQLite (embedded default) and on a real PostgreSQL server.
 export default defineConfig({
   test: {
-    include: ['programs/toolchain/**/*.test.ts', 'tests/**/*.test.ts', 'server/**/*.test.ts', 'shared/**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**', 'data/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { RUST_LOG: 'error' },
     // Bankrun and LiteSVM are native and memory hungry; forks isolate them per file.
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['programs/toolchain/**/*.test.ts', 'tests/**/*.test.ts', 'server/**/*.test.ts', 'shared/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server-postgres',
+          include: ['server/test/**/*.test.ts'],
+          // The soak's short form measures the embedded default; its PostgreSQL figures come from bench:soak.
+          exclude: ['node_modules/**', 'server/test/soak.test.ts'],
+          env: { RUST_LOG: 'error', ATTESTA_TEST_DB: 'postgres' },
+          globalSetup: ['server/test/pg/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

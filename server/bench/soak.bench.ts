@@ -1,12 +1,15 @@
 // npm run bench:soak [--duration 10m] [--rate 20] [--url http://127.0.0.1:3000 [--pid <server pid>]]
 // Fixed-rate open-loop mixed load (sign-ins with new wallets, certificate creates with unique real PDFs,
-// status polls until verified, public lookups) against one server; per-window latency/errors and the
-// server's memory every 10 s; PASS/FAIL targets; exit 1 on FAIL. Without --url it starts its own
-// server in this process (temp data dir, port 0, pipeline worker on), so memory = process.memoryUsage()
-// — that includes this load generator, which keeps only bounded state (see POOL_MAX / KNOWN_MAX).
+// status polls until verified, public lookups) against one server; per-window latency/errors, the
+// server's memory every 10 s, its event-loop delay and the verification backlog; PASS/FAIL targets;
+// exit 1 on FAIL. Without --url it starts its own server in a child process (temp data dir, port 0,
+// pipeline worker on) that reports over IPC, so memory and event-loop delay are the server's alone —
+// not this load generator's (whose PDFs are made before the load starts).
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { certForm, makeClient, makePdf, signIn, startTestServer, tmpDataDir } from '../test/helpers';
 
 export interface SoakOptions {
@@ -26,8 +29,16 @@ export interface SoakOptions {
 }
 
 export type OpKind = 'signIn' | 'create' | 'poll' | 'verifyHash' | 'publicView';
-export interface WindowRow { index: number; startS: number; endS: number; requests: number; errors: number; p50: number; p99: number; rss?: number; heap?: number }
-export interface MemSample { atMs: number; rss?: number; heap?: number }
+export interface WindowRow {
+  index: number; startS: number; endS: number; requests: number; errors: number; p50: number; p99: number; rss?: number; heap?: number;
+  /** The server's event-loop delay p99 / max over the window (ms); unknown for a remote server. */
+  eldP99?: number; eldMax?: number;
+  /** Verification jobs queued or running at the window's end, and the most seen in any sample of it. */
+  backlog?: number; backlogMax?: number;
+}
+export interface MemSample { atMs: number; rss?: number; heap?: number; backlog?: number }
+/** What the server process reports (its own figures). */
+export interface Probe { rss?: number; heap?: number; backlog?: number; eldP99?: number; eldMax?: number }
 export interface Target { name: string; pass: boolean; detail: string }
 export interface SoakResult {
   url: string;
@@ -63,10 +74,7 @@ const mb = (b?: number) => (b === undefined ? 'n/a' : (b / 1024 / 1024).toFixed(
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 
 function readMem(pid?: number): { rss?: number; heap?: number } {
-  if (pid === undefined) {
-    const m = process.memoryUsage();
-    return { rss: m.rss, heap: m.heapUsed };
-  }
+  if (pid === undefined) return {};
   try {
     const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return { rss: m ? Number(m[1]) * 1024 : undefined };
@@ -81,27 +89,92 @@ export function parseDuration(s: string): number {
   return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
 }
 
-export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
-  if (opts.url) return drive(opts, opts.url.replace(/\/$/, ''));
+/** Child side (`--serve`): starts the server, answers probes over IPC until told to close. */
+async function serveChild() {
   const dataDir = tmpDataDir();
-  try {
-    const server = await startTestServer(dataDir, { ATTESTA_WORKER: 'true' });
-    try {
-      return await drive(opts, server.url);
-    } finally {
-      await server.close();
-    }
-  } finally {
+  // Every simulated holder signs in from 127.0.0.1: lift the per-address sign-in limit for the load.
+  const server = await startTestServer(dataDir, { ATTESTA_WORKER: 'true', SIGN_IN_RATE_LIMIT_PER_IP: '1000000' });
+  const eld = monitorEventLoopDelay({ resolution: 5 });
+  eld.enable();
+  const close = async () => {
+    eld.disable();
+    await server.close().catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('disconnect', () => void close()); // the generator died: never outlive it
+  process.on('message', async (m: { id: number; type: 'probe' | 'close'; reset?: boolean }) => {
+    if (m.type === 'close') return close();
+    const mem = process.memoryUsage();
+    const row = await server.services.db
+      .selectFrom('verification_job')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirstOrThrow();
+    const probe: Probe = { rss: mem.rss, heap: mem.heapUsed, backlog: Number(row.n), eldP99: eld.percentile(99) / 1e6, eldMax: eld.max / 1e6 };
+    if (m.reset) eld.reset();
+    process.send!({ id: m.id, probe });
+  });
+  process.send!({ id: 0, url: server.url });
+}
+
+/** Generator side: forks this file with `--serve`; `probe(reset)` asks the server for its figures. */
+async function startChildServer(): Promise<{ url: string; probe: (reset: boolean) => Promise<Probe>; close: () => Promise<void> }> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiting = new Map<number, (m: { probe?: Probe; url?: string }) => void>();
+  let nextId = 1;
+  let exited = false;
+  const ready = new Promise<string>((resolve, reject) => {
+    waiting.set(0, (m) => (m.url ? resolve(m.url) : reject(new Error('soak server process exited before it was ready'))));
+  });
+  child.once('exit', () => {
+    exited = true;
+    for (const w of waiting.values()) w({}); // unanswered probes resolve empty (counted as unknown)
+    waiting.clear();
+  });
+  child.on('message', (m: { id: number; probe?: Probe; url?: string }) => {
+    waiting.get(m.id)?.(m);
+    waiting.delete(m.id);
+  });
+  const url = await ready;
+  return {
+    url,
+    probe: (reset) =>
+      exited
+        ? Promise.resolve({})
+        : new Promise<Probe>((resolve) => {
+            const id = nextId++;
+            waiting.set(id, (m) => resolve(m.probe ?? {}));
+            child.send({ id, type: 'probe', reset });
+          }),
+    close: () =>
+      exited
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            child.once('exit', () => resolve());
+            child.send({ id: -1, type: 'close' });
+          }),
+  };
+}
+
+export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
+  if (opts.url) {
+    const pid = opts.pid;
+    return drive(opts, opts.url.replace(/\/$/, ''), async () => readMem(pid));
+  }
+  const server = await startChildServer();
+  try {
+    return await drive(opts, server.url, server.probe);
+  } finally {
+    await server.close();
   }
 }
 
-async function drive(opts: SoakOptions, base: string): Promise<SoakResult> {
+async function drive(opts: SoakOptions, base: string, probe: (reset: boolean) => Promise<Probe>): Promise<SoakResult> {
   const log = opts.log ?? (() => {});
   const windowMs = opts.windowMs ?? (opts.durationMs < 180_000 ? 10_000 : 60_000);
   const memEveryMs = opts.memEveryMs ?? 10_000;
   const settleMs = opts.settleMs ?? 30_000;
-  const memPid = opts.url ? opts.pid : undefined;
   const memAvailable = !opts.url || opts.pid !== undefined;
 
   const pool: Client[] = [];
@@ -128,10 +201,13 @@ async function drive(opts: SoakOptions, base: string): Promise<SoakResult> {
     pool.push(c);
     if (pool.length > POOL_MAX) pool.shift();
   }
+  // Unique bytes per create (makePdf adds a random ref line); text matches the claims. Made before the
+  // load (the mix's expected creates + 6σ) so the generator does not compete with the server for CPU.
+  const newPdf = () => makePdf([claims.institution_name, claims.title, claims.program_name]);
+  const pdfs: Uint8Array[] = [];
   async function prepareCreate(): Promise<() => Promise<void>> {
     const owner = pool[Math.floor(Math.random() * pool.length)];
-    // Unique bytes per request (makePdf adds a random ref line); text matches the claims.
-    const pdf = await makePdf([claims.institution_name, claims.title, claims.program_name]);
+    const pdf = pdfs.pop() ?? (await newPdf());
     const fd = certForm(claims, { bytes: pdf, name: 'soak.pdf', type: 'application/pdf' });
     return async () => {
       const r = await owner.client.certificate.create.mutate(fd);
@@ -170,13 +246,35 @@ async function drive(opts: SoakOptions, base: string): Promise<SoakResult> {
   }
   if (pending.length) throw new Error('setup certificate did not settle within 60 s');
   certs.length = 0; // only load-phase certificates are counted
+  const total = Math.max(1, Math.floor((opts.durationMs / 1000) * opts.rate));
+  const createShare = MIX.find(([k]) => k === 'create')![1];
+  const expectedCreates = total * createShare;
+  for (let i = Math.ceil(expectedCreates + 6 * Math.sqrt(expectedCreates * (1 - createShare)) + 5); i > 0; i--) pdfs.push(await newPdf());
 
   const memSamples: MemSample[] = [];
+  // Event-loop delay per window: the probe at each window's end reports since the previous one and resets.
+  const eldByWindow = new Map<number, { p99?: number; max?: number; backlog?: number }>();
+  await probe(true);
   const t0 = performance.now();
-  const sampleMem = () => memSamples.push({ atMs: performance.now() - t0, ...readMem(memPid) });
-  sampleMem();
-  const memTimer = setInterval(sampleMem, memEveryMs);
+  const sampleMem = async () => {
+    const atMs = performance.now() - t0;
+    const p = await probe(false);
+    memSamples.push({ atMs, rss: p.rss, heap: p.heap, backlog: p.backlog });
+  };
+  await sampleMem();
+  const memTimer = setInterval(() => void sampleMem(), memEveryMs);
   memTimer.unref(); // never what keeps the process alive if the load throws
+  const nWinPlanned = Math.max(1, Math.ceil(opts.durationMs / windowMs));
+  let windowsEnded = 0;
+  const endWindow = async () => {
+    const w = windowsEnded++;
+    const p = await probe(true);
+    eldByWindow.set(w, { p99: p.eldP99, max: p.eldMax, backlog: p.backlog });
+  };
+  const windowTimer = setInterval(() => {
+    if (windowsEnded < nWinPlanned - 1) void endWindow();
+  }, windowMs);
+  windowTimer.unref();
 
   let inflight = 0;
   let closed = false; // set once the unfinished requests have been counted
@@ -213,7 +311,6 @@ async function drive(opts: SoakOptions, base: string): Promise<SoakResult> {
   };
 
   // Open loop: request i is due at t0 + i/rate, whatever happened to the earlier ones.
-  const total = Math.max(1, Math.floor((opts.durationMs / 1000) * opts.rate));
   const cumulative = MIX.map((_, i) => MIX.slice(0, i + 1).reduce((a, [, x]) => a + x, 0));
   let nextLog = windowMs;
   for (let i = 0; i < total; i++) {
@@ -230,8 +327,10 @@ async function drive(opts: SoakOptions, base: string): Promise<SoakResult> {
   }
   const waitEnd = opts.durationMs + 5_000;
   while (performance.now() - t0 < opts.durationMs) await new Promise((r) => setTimeout(r, 50));
-  sampleMem(); // the last window's memory is taken when the load stops
   clearInterval(memTimer);
+  clearInterval(windowTimer);
+  await sampleMem(); // the last window's memory is taken when the load stops
+  while (windowsEnded < nWinPlanned) await endWindow();
   await Promise.race([Promise.allSettled([...running]), new Promise((r) => setTimeout(r, Math.max(0, waitEnd - (performance.now() - t0))))]);
   // Still running 5 s after the load: counted as errors (they would otherwise vanish from the figures).
   const unfinished = running.size;
@@ -269,7 +368,12 @@ async function drive(opts: SoakOptions, base: string): Promise<SoakResult> {
     const lat = rs.filter((r) => r.ok).map((r) => r.latency).sort((x, y) => x - y);
     // Memory of a window: the last sample taken by its end.
     const mem = [...memSamples].reverse().find((m) => m.atMs <= b + 1_000) ?? memSamples[0];
-    windows.push({ index: w, startS: a / 1000, endS: b / 1000, requests: rs.length, errors: rs.filter((r) => !r.ok).length, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99), rss: mem?.rss, heap: mem?.heap });
+    const e = eldByWindow.get(w);
+    const backlogs = [...memSamples.filter((m) => m.atMs > a && m.atMs <= b + 1_000).map((m) => m.backlog), e?.backlog].filter((x): x is number => x !== undefined);
+    windows.push({
+      index: w, startS: a / 1000, endS: b / 1000, requests: rs.length, errors: rs.filter((r) => !r.ok).length, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99),
+      rss: mem?.rss, heap: mem?.heap, eldP99: e?.p99, eldMax: e?.max, backlog: e?.backlog, backlogMax: backlogs.length ? Math.max(...backlogs) : undefined,
+    });
   }
   const byKind = Object.fromEntries(
     MIX.map(([k]) => {
@@ -310,8 +414,12 @@ async function drive(opts: SoakOptions, base: string): Promise<SoakResult> {
       `${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
   );
   table([
-    ['window', 'requests', 'errors', 'p50 ms', 'p99 ms', 'rss MB', 'heap MB'],
-    ...windows.map((w) => [`${w.startS.toFixed(0)}–${w.endS.toFixed(0)} s`, String(w.requests), String(w.errors), ms(w.p50), ms(w.p99), mb(w.rss), mb(w.heap)]),
+    ['window', 'requests', 'errors', 'p50 ms', 'p99 ms', 'rss MB', 'heap MB', 'loop p99 ms', 'loop max ms', 'backlog end/max'],
+    ...windows.map((w) => [
+      `${w.startS.toFixed(0)}–${w.endS.toFixed(0)} s`, String(w.requests), String(w.errors), ms(w.p50), ms(w.p99), mb(w.rss), mb(w.heap),
+      w.eldP99 === undefined ? 'n/a' : ms(w.eldP99), w.eldMax === undefined ? 'n/a' : ms(w.eldMax),
+      w.backlog === undefined ? 'n/a' : `${w.backlog}/${w.backlogMax ?? w.backlog}`,
+    ]),
   ]);
   lines.push('');
   table([['kind', 'requests', 'errors', 'p50 ms', 'p99 ms'], ...MIX.map(([k]) => [k, String(byKind[k].requests), String(byKind[k].errors), ms(byKind[k].p50), ms(byKind[k].p99)])]);
@@ -326,7 +434,9 @@ async function drive(opts: SoakOptions, base: string): Promise<SoakResult> {
   };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--serve')) {
+  await serveChild();
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const arg = (name: string) => {
     const i = process.argv.indexOf(`--${name}`);
     return i >= 0 ? process.argv[i + 1] : undefined;

@@ -19,8 +19,9 @@ import { createChain } from './services/chain';
 import { reconcileMints } from './services/mint';
 import { closeOcr } from './services/ocr';
 import { supportServiceFor } from './services/support';
+import { signInLimiterFor } from './services/auth';
 import { seedDemoData } from './services/demo/seed';
-import { openBlobStore } from './services/blobs';
+import { openBlobStore, startOrphanBlobSweeper } from './services/blobs';
 import { EventBus } from './services/verification/events';
 import { VerificationQueue } from './services/verification/queue';
 import { VerificationWorker } from './services/verification/worker';
@@ -63,21 +64,26 @@ export interface Server {
   services: Services;
   /** Base URL after listen(). */
   url: string;
+  /** What start-up found and repaired (mints finished from the chain record after a crash). */
+  startup: { reconciledMints: Awaited<ReturnType<typeof reconcileMints>> };
   close(): Promise<void>;
 }
 
 /** Opens the data dir, the database, the chain and the blob store, then serves HTTP. */
 export async function startServer(config: Config): Promise<Server> {
-  const { db } = await openDatabase(config.dataDir);
+  const { db } = await openDatabase(config.database);
   supportServiceFor(db, config.env); // validates CHAT_*, TELEGRAM_*, SMTP_* at start, not on the first message
+  signInLimiterFor(db, config.env); // validates SIGN_IN_RATE_LIMIT_* at start
   const chain = await createChain(config, db);
   await installTransactionJournal(chain, db); // before the demo seed, so its transactions are journaled too
   const blobs = openBlobStore(config);
-  const services: Services = { config, db, chain, blobs, bus: new EventBus(), queue: new VerificationQueue(db) };
+  const services: Services = { config, db, chain, blobs, bus: new EventBus(), queue: new VerificationQueue(db, {}, config.instanceId) };
   if (config.demoData) await seedDemoData(services);
   // A crash between a mint's submit and its DB write is finished here, from the chain record.
   const reconciled = await reconcileMints(services);
   if (reconciled.errors.length) console.warn('mint reconcile:', reconciled.errors);
+  // Blobs of uploads a killed process never committed (services/blobs.ts).
+  const sweeper = await startOrphanBlobSweeper(services);
 
   const worker = new VerificationWorker(services);
   if (config.worker) await worker.start();
@@ -85,6 +91,9 @@ export async function startServer(config: Config): Promise<Server> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
+    // Over fastify's default (100), a long id/hash fell through to the /api/v1/* 404 ("No endpoint …")
+    // instead of its handler's 400 that says what is wrong. Node's 16 KB header limit still caps URLs.
+    maxParamLength: 16 * 1024,
   });
   await app.register(fastifyCookie);
   registerSecurity(app, config); // security headers on every response; CSRF check for cookie-authenticated mutations
@@ -127,11 +136,13 @@ export async function startServer(config: Config): Promise<Server> {
     app,
     services,
     url,
+    startup: { reconciledMints: reconciled },
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
       await worker.stop();
+      await sweeper.stop();
       await closeOcr(); // the OCR worker thread must not outlive the server
       await chain.close();
       await db.destroy();

@@ -1,5 +1,7 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { DatabaseTarget } from './db';
 
 // Read and validated once at start; every error names the variable.
 const bool = (def: boolean) =>
@@ -15,11 +17,16 @@ const envSchema = z.object({
   ATTESTA_PUBLIC_ORIGIN: z.url().optional(),
   OPERATOR_KEYPAIR_PATH: z.string().min(1).optional(),
   SOLANA_RPC_URL: z.url().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, { error: 'must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)' })
+    .optional(),
   CERTIFICATES_PROGRAM_ID: z
     .string()
     .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: 'must be a base58 public key' })
     .optional(),
   ATTESTA_PROGRAM_PATH: z.string().min(1).default('programs/certificates/deploy/certificates.so'),
+  ATTESTA_INSTANCE_ID: z.string().min(1).max(200).optional(),
   ATTESTA_DEMO_DATA: bool(true),
   ATTESTA_TEST_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   ATTESTA_WORKER: bool(true),
@@ -34,6 +41,10 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The embedded SQLite file in the data dir, or PostgreSQL when DATABASE_URL is set. */
+  database: DatabaseTarget;
+  /** This server among those sharing a database: stable across its restarts (job leases). */
+  instanceId: string;
   /** Origin used in links (verification_url) when no request is at hand. */
   publicOrigin: string | null;
   operatorKeypairPath: string;
@@ -61,6 +72,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir,
+    instanceId: e.ATTESTA_INSTANCE_ID ?? `${os.hostname()}:${dataDir}`,
+    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'sqlite', file: path.join(dataDir, 'attesta.sqlite') },
     publicOrigin: e.ATTESTA_PUBLIC_ORIGIN?.replace(/\/$/, '') ?? null,
     operatorKeypairPath: path.resolve(e.OPERATOR_KEYPAIR_PATH ?? path.join(dataDir, 'operator.json')),
     chain: e.SOLANA_RPC_URL

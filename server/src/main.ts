@@ -1,10 +1,12 @@
 import { ConfigError, loadConfig } from './config';
 import { startServer } from './app';
+import { redactUrl } from './db';
 
 try {
   const config = loadConfig();
   const server = await startServer(config);
-  console.log(`Attesta listening on ${server.url} (chain: ${server.services.chain.mode}, data: ${config.dataDir})`);
+  const database = config.database.kind === 'postgres' ? `postgres ${redactUrl(config.database.url)}` : 'sqlite';
+  console.log(`Attesta listening on ${server.url} (chain: ${server.services.chain.mode}, database: ${database}, data: ${config.dataDir})`);
   const shutdown = async (signal: string) => {
     console.log(`${signal}: shutting down`);
     await server.close();

@@ -3,7 +3,9 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
 import { sql } from 'kysely';
+import sharp from 'sharp';
 import { MESSAGES } from '../../shared/constants';
+import { isPostgres } from '../src/db';
 import type { Server } from '../src/app';
 import { certForm, footprint, makeClient, makeImage, makePdf, newWallet, signIn, startTestServer, tmpDataDir, waitFor } from './helpers';
 import { renderCertificateImage } from '../src/services/ocr/test-fixtures';
@@ -112,7 +114,7 @@ describe('profile', () => {
     expect(e2.message).toBe(MESSAGES.invalidEmail);
     const before = await c.client.profile.get.query();
     await new Promise((r) => setTimeout(r, 5));
-    const p = await c.client.profile.update.mutate({ full_name: '  Ada Lovelace ', email: 'Ada@Example.com' });
+    const p = await c.client.profile.update.mutate({ full_name: '  Ada Lovelace ', email: ' Ada@Example.com ' });
     expect(p).toMatchObject({ full_name: 'Ada Lovelace', email: 'ada@example.com' });
     expect(Date.parse(p.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
 
@@ -123,7 +125,17 @@ describe('profile', () => {
     expect(withPhoto.profile_image_url).toMatch(/^\/files\/photos\//);
     const img = await fetch(`${server.url}${withPhoto.profile_image_url}`);
     expect(img.headers.get('content-type')).toBe('image/gif');
-    expect(sha(new Uint8Array(await img.arrayBuffer()))).toBe(sha(gif));
+    expect((await sharp(new Uint8Array(await img.arrayBuffer())).metadata()).width).toBe(64);
+
+    // Camera metadata never reaches the people who look at the photo.
+    const tagged = await sharp(await makeImage('jpeg', 80, 60)).withExif({ IFD0: { Copyright: 'OWNER-SERIAL-4711' } }).jpeg().toBuffer();
+    const fdJpeg = new FormData();
+    fdJpeg.set('photo', new File([tagged as BlobPart], 'me.jpg', { type: 'image/jpeg' }));
+    const withJpeg = await c.client.profile.uploadPhoto.mutate(fdJpeg);
+    const served = Buffer.from(await (await fetch(`${server.url}${withJpeg.profile_image_url}`)).arrayBuffer());
+    expect(tagged.toString('latin1')).toContain('OWNER-SERIAL-4711');
+    expect(served.toString('latin1')).not.toContain('OWNER-SERIAL-4711');
+    expect((await sharp(served).metadata()).format).toBe('jpeg');
 
     const pdf = new FormData();
     pdf.set('photo', new File([(await goodPdf()) as BlobPart], 'me.png', { type: 'image/png' }));
@@ -355,12 +367,21 @@ describe('create is all or nothing', () => {
     const before = await footprint(server);
     // A real database failure after the anchor transaction (its accounts and row are written in the
     // same DB transaction): the rows, the blob and the in-process chain state must all roll back.
-    await sql`CREATE TRIGGER fail_after_anchor BEFORE UPDATE OF anchor_signature ON certificate BEGIN SELECT RAISE(ABORT, 'simulated failure after anchoring'); END`.execute(server.services.db);
+    const db = server.services.db;
+    if (isPostgres(db)) {
+      await sql`CREATE FUNCTION fail_after_anchor() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated failure after anchoring'; END $$`.execute(db);
+      await sql`CREATE TRIGGER fail_after_anchor BEFORE UPDATE OF anchor_signature ON certificate FOR EACH ROW EXECUTE FUNCTION fail_after_anchor()`.execute(db);
+    } else {
+      await sql`CREATE TRIGGER fail_after_anchor BEFORE UPDATE OF anchor_signature ON certificate BEGIN SELECT RAISE(ABORT, 'simulated failure after anchoring'); END`.execute(db);
+    }
     try {
       const e = await rejects(c.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'r.pdf' })));
       expect(code(e)).toBe('INTERNAL_SERVER_ERROR');
     } finally {
-      await sql`DROP TRIGGER fail_after_anchor`.execute(server.services.db);
+      if (isPostgres(db)) {
+        await sql`DROP TRIGGER fail_after_anchor ON certificate`.execute(db);
+        await sql`DROP FUNCTION fail_after_anchor()`.execute(db);
+      } else await sql`DROP TRIGGER fail_after_anchor`.execute(db);
     }
     expect(await footprint(server)).toEqual(before);
     expect(await chain.readCertificate(Buffer.from(sha(pdf), 'hex'))).toBeNull();

@@ -1,19 +1,18 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
-import { loadConfig } from '../src/config';
 import { openDatabase, type Db } from '../src/db';
 import { createChain, ChainError, type ChainService } from '../src/services/chain';
 import { CertificateStatus } from '../../shared/program/codec';
-import { tmpDataDir } from './helpers';
+import { testConfig, tmpDataDir } from './helpers';
 
 let dir: string;
 let db: Db;
 let chain: ChainService;
 beforeAll(async () => {
   dir = tmpDataDir();
-  const config = loadConfig({ ATTESTA_DATA_DIR: dir, LOG_LEVEL: 'silent' });
-  ({ db } = await openDatabase(dir));
+  const config = await testConfig(dir);
+  ({ db } = await openDatabase(config.database));
   chain = await createChain(config, db);
 });
 afterAll(async () => {

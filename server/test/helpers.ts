@@ -10,13 +10,18 @@ import sharp from 'sharp';
 import { loadConfig } from '../src/config';
 import { startServer, type Server } from '../src/app';
 import type { AppRouter } from '../src/router';
+import { testDatabaseEnv } from './pg/database';
 
 export const tmpDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-test-'));
 
+/** A server on `dataDir`, on SQLite or (in the server-postgres project) on a PostgreSQL database of its own. */
 export async function startTestServer(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
-  return startServer(
-    loadConfig({ ATTESTA_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ATTESTA_DEMO_DATA: 'false', ...env }),
-  );
+  return startServer(await testConfig(dataDir, { PORT: '0', HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', ...env }));
+}
+
+/** The config a test server on `dataDir` runs with, including the database of the current test project. */
+export async function testConfig(dataDir: string, env: Record<string, string> = {}) {
+  return loadConfig({ ATTESTA_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(await testDatabaseEnv(dataDir)), ...env });
 }
 
 /** A tRPC client over real HTTP with its own cookie jar (one per simulated browser). */

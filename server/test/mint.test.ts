@@ -232,9 +232,9 @@ describe('mint through the holder wallet', () => {
     expect(st).toEqual({ [winner]: 'minted', [loser]: 'superseded' });
     // The DB guard itself: a second recorded (or in-flight) attempt for the certificate is impossible.
     const setLoser = (status: 'minted' | 'submitted') => mintDb(server.services.db).updateTable('mint_attempt').set({ status }).where('mint_address', '=', loser).execute();
-    await expect(setLoser('minted')).rejects.toThrow(/UNIQUE constraint failed/);
+    await expect(setLoser('minted')).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
     await mintDb(server.services.db).updateTable('mint_attempt').set({ status: 'submitted' }).where('mint_address', '=', winner).execute();
-    await expect(setLoser('submitted')).rejects.toThrow(/UNIQUE constraint failed/);
+    await expect(setLoser('submitted')).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
     await mintDb(server.services.db).updateTable('mint_attempt').set({ status: 'minted' }).where('mint_address', '=', winner).execute();
     // The loser's transaction, sent later, is answered with the winner's mint.
     expect((await alice.mint.submit.mutate({ id: cert.id, signedTransaction: winner === p1.mint_address ? s2 : s1 })).mint_address).toBe(winner);

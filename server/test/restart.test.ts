@@ -4,6 +4,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { certForm, makeClient, makePdf, signIn, startTestServer, tmpDataDir, waitFor } from './helpers';
+import { testDatabaseEnv } from './pg/database';
 
 const claims = { title: 'Certificate of Excellence', institution_name: 'Harbor Institute', program_name: 'Marine Robotics', issue_date: '2025-03-03' };
 const pdfFor = () => makePdf(['Harbor Institute', 'Certificate of Excellence', 'Marine Robotics']);
@@ -63,7 +64,7 @@ describe('restarts', () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, ATTESTA_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', ATTESTA_TEST_STEP_DELAY_MS: '1500', LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...(await testDatabaseEnv(dir)), ATTESTA_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', ATTESTA_TEST_STEP_DELAY_MS: '1500', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);

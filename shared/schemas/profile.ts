@@ -9,8 +9,11 @@ export const updateProfileInput = z.object({
     .min(1, { error: MESSAGES.fullNameRequired })
     .max(120, { error: 'Full name must be at most 120 characters' }),
   // Optional: empty means "no e-mail".
+  // Surrounding spaces (a paste) are trimmed before the address is checked.
   email: z
-    .union([z.literal(''), z.email({ error: MESSAGES.invalidEmail })], { error: MESSAGES.invalidEmail })
+    .string({ error: MESSAGES.invalidEmail })
+    .trim()
+    .pipe(z.union([z.literal(''), z.email({ error: MESSAGES.invalidEmail })], { error: MESSAGES.invalidEmail }))
     .optional()
     .nullable()
     .transform((v) => (v ? v.trim().toLowerCase() : null)),

@@ -1,37 +1,92 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database as DB } from './schema';
 import * as m0001 from './migrations/2026-11-22T0700-initial';
 import * as m0002 from './migrations/2026-11-22T0800-mint';
 import * as m0003 from './migrations/2026-11-22T0930-support';
 import * as m0004 from './migrations/2026-11-22T1000-api-keys';
+import * as m0005 from './migrations/2026-11-22T1100-rpc-journal';
+import * as m0006 from './migrations/2026-11-22T1110-job-owner';
+import * as m0007 from './migrations/2026-11-22T1200-soak-indexes';
 
 export type Db = Kysely<DB>;
+export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
+
+/** Where the data lives: the embedded SQLite file in the data dir, or a PostgreSQL server. */
+export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 // Static provider: migrations are bundled, not discovered on disk (works under tsx and in builds).
+// The same migrations run on both databases (see ./dialect for the few portable type choices).
 const migrations: Record<string, Migration> = {
   '2026-11-22T0700-initial': m0001,
   '2026-11-22T0800-mint': m0002,
   '2026-11-22T0930-support': m0003,
   '2026-11-22T1000-api-keys': m0004,
+  '2026-11-22T1100-rpc-journal': m0005,
+  '2026-11-22T1110-job-owner': m0006,
+  '2026-11-22T1200-soak-indexes': m0007,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function openDatabase(dataDir: string): Promise<{ db: Db; sqlite: Database.Database }> {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new Database(path.join(dataDir, 'attesta.sqlite'));
+/** A data dir (SQLite file inside it) or an explicit target. */
+export async function openDatabase(target: string | DatabaseTarget): Promise<{ db: Db }> {
+  const t: DatabaseTarget = typeof target === 'string' ? { kind: 'sqlite', file: path.join(target, 'attesta.sqlite') } : target;
+  const db = t.kind === 'sqlite' ? openSqlite(t.file) : openPostgres(t.url);
+  try {
+    const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+    for (const r of results ?? []) if (r.status === 'Error') console.error(`migration ${r.migrationName} failed`);
+    if (error) throw error;
+  } catch (e) {
+    await db.destroy();
+    if (t.kind === 'postgres') throw new Error(`Could not open the PostgreSQL database at ${redactUrl(t.url)}: ${(e as Error).message}`, { cause: e });
+    throw e;
+  }
+  return { db };
+}
+
+function openSqlite(file: string): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
-  for (const r of results ?? []) if (r.status === 'Error') console.error(`migration ${r.migrationName} failed`);
-  if (error) {
-    await db.destroy();
-    throw error;
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+// int8 (epoch-ms columns, counts) and numeric (sums) arrive as strings from node-postgres; every value
+// we store fits a double exactly (< 2^53), so they are read as numbers, the same as from SQLite.
+const asNumber = (v: string) => Number(v);
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC ? asNumber : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+function openPostgres(url: string): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: pgTypes,
+    connectionTimeoutMillis: 10_000,
+    // Bounded statements: a stuck lock or a runaway query fails the request instead of hanging it.
+    statement_timeout: 30_000,
+    application_name: 'attesta',
+  });
+  // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', (e) => console.error('postgres pool:', e.message));
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** postgres://user:secret@host/db → postgres://user:***@host/db (errors and logs never carry the password). */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the configured DATABASE_URL';
   }
-  return { db, sqlite };
 }

@@ -76,6 +76,8 @@ export interface VerificationJobTable {
   attempts: number;
   run_after: number; // epoch ms
   locked_until: number | null; // epoch ms
+  /** The server instance holding the lease (see migration 1110-job-owner). */
+  locked_by: string | null;
   last_error: string | null;
   created_at: string;
   updated_at: string;

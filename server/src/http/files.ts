@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { sessionFromRequest } from '../context';
+import { contentDisposition } from '../services/files/index.js';
 
 /**
  * Plain HTTP downloads (browsers, <embed>, curl).
@@ -10,6 +11,8 @@ import { sessionFromRequest } from '../context';
  */
 export function registerFileRoutes(app: FastifyInstance, svc: Services) {
   app.get<{ Params: { id: string } }>('/files/certificates/:id', async (req, reply) => {
+    // No id holds a NUL, and PostgreSQL cannot even compare one (it was a 500 there).
+    if (req.params.id.includes('\0')) return reply.code(404).send({ error: 'Certificate not found' });
     const cert = await svc.db.selectFrom('certificate').selectAll().where('id', '=', req.params.id).executeTakeFirst();
     const session = cert ? await sessionFromRequest(svc, req) : null;
     const allowed = cert && (cert.verification_status === 'verified' || session?.user.id === cert.user_id);
@@ -19,13 +22,14 @@ export function registerFileRoutes(app: FastifyInstance, svc: Services) {
     const inline = (req.query as Record<string, string>)?.download !== '1';
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${cert.file_name.replace(/["\\\r\n]/g, '_')}"`)
+      .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', cert.file_name))
       .header('x-content-sha256', cert.sha256)
       .header('cache-control', 'private, no-store')
       .send(Buffer.from(bytes));
   });
 
   app.get<{ Params: { userId: string } }>('/files/photos/:userId', async (req, reply) => {
+    if (req.params.userId.includes('\0')) return reply.code(404).send({ error: 'Photo not found' });
     const user = await svc.db.selectFrom('user').select(['profile_image_key']).where('id', '=', req.params.userId).executeTakeFirst();
     const bytes = user?.profile_image_key ? await svc.blobs.get(user.profile_image_key) : null;
     if (!bytes) return reply.code(404).send({ error: 'Photo not found' });

@@ -12,7 +12,7 @@ import { verdictJson } from '../services/certificates/verdict';
 export function registerVerifyRoutes(app: FastifyInstance, svc: Services) {
   app.get<{ Params: { sha256: string } }>('/api/v1/verify/hash/:sha256', async (req, reply) => {
     const parsed = sha256Hex.safeParse(req.params.sha256);
-    if (!parsed.success) return reply.code(400).send({ error: { code: 'BAD_REQUEST', message: parsed.error.issues[0].message } });
+    if (!parsed.success) return reply.code(400).send({ error: { code: 'bad_request', message: parsed.error.issues[0].message } });
     return reply.type('application/json').send(await verdictJson(svc, { sha256: parsed.data, origin: requestOrigin(svc, req).origin }));
   });
 }

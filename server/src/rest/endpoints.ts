@@ -29,7 +29,7 @@ import type { CertificateDto, VerificationLogDto } from '../../../shared/schemas
 import type { Context } from '../context';
 import { appRouter } from '../router';
 import type { Services } from '../services';
-import { issueNonce, signIn, signOut } from '../services/auth';
+import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signOut } from '../services/auth';
 import type { UserRow } from '../db/schema';
 import { RestError, badRequest, toRestError } from './errors';
 
@@ -122,8 +122,10 @@ export const ENDPOINTS: Endpoint[] = [
     body: { contentType: 'application/json', schema: restNonceRequest, required: true },
     responses: { 200: { description: 'The message to sign', schema: restNonceResponse } },
     errors: [400, 429],
-    async handler({ req, ctx }) {
+    async handler({ req, reply, ctx }) {
+      await call(async () => limitSignInByClient({ ...ctx, res: reply }, 'nonce'));
       const input = parse(restNonceRequest, req.body);
+      await call(async () => limitNonceByWallet({ ...ctx, res: reply }, input.wallet_address));
       const r = await call(() => issueNonce(ctx.db, { address: input.wallet_address, domain: ctx.host, uri: ctx.origin }));
       return ok({ message: r.message, nonce: r.nonce, expires_at: r.expiresAt });
     },
@@ -140,7 +142,8 @@ export const ENDPOINTS: Endpoint[] = [
     body: { contentType: 'application/json', schema: restConnectRequest, required: true },
     responses: { 200: { description: 'Connected', schema: restConnectResponse } },
     errors: [400, 401, 429],
-    async handler({ req, ctx }) {
+    async handler({ req, reply, ctx }) {
+      await call(async () => limitSignInByClient({ ...ctx, res: reply }, 'signIn'));
       const input = parse(restConnectRequest, req.body);
       const r = await call(() => signIn(ctx.db, { address: input.wallet_address, message: input.message, signature: input.signature }));
       return ok({ token: r.token, expires_at: new Date(r.expiresAt).toISOString(), user: { id: r.user.id, wallet_address: r.user.wallet_address, full_name: r.user.full_name } });

@@ -1,16 +1,26 @@
 import { SESSION_COOKIE } from '../../../shared/constants';
 import { nonceInput, signInInput } from '../../../shared/schemas/auth';
 import { toUserDto } from '../services/certificates/dto';
-import { issueNonce, signIn, signOut } from '../services/auth';
+import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signOut, type SignInStep } from '../services/auth';
 import { protectedProcedure, publicProcedure, router } from '../trpc';
+
+/** Rate-limited per client address before the input is parsed: malformed floods count too. */
+const limited = (step: SignInStep) =>
+  publicProcedure.use(({ ctx, next }) => {
+    limitSignInByClient(ctx, step);
+    return next();
+  });
 
 export const authRouter = router({
   /** A fresh sign-in message for the wallet to sign (single use, 5 minutes). */
-  nonce: publicProcedure.input(nonceInput).mutation(({ ctx, input }) =>
-    issueNonce(ctx.db, { address: input.address, domain: ctx.host, uri: ctx.origin }),
-  ),
+  nonce: limited('nonce')
+    .input(nonceInput)
+    .mutation(({ ctx, input }) => {
+      limitNonceByWallet(ctx, input.address);
+      return issueNonce(ctx.db, { address: input.address, domain: ctx.host, uri: ctx.origin });
+    }),
 
-  signIn: publicProcedure.input(signInInput).mutation(async ({ ctx, input }) => {
+  signIn: limited('signIn').input(signInInput).mutation(async ({ ctx, input }) => {
     // A session held before is replaced (rotated), never reused.
     const { user, token, expiresAt } = await signIn(ctx.db, { ...input, replaceTokenHash: ctx.session?.tokenHash });
     ctx.res?.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: ctx.secure, expires: new Date(expiresAt) });

@@ -26,11 +26,12 @@ export const certificateRouter = router({
     if (input?.status && input.status !== 'all') q = q.where('verification_status', '=', input.status);
     const term = input?.search?.trim();
     if (term) {
-      // LIKE is case-insensitive for ASCII in SQLite; escape the wildcards the user typed.
-      const like = `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      // Both sides lower-cased (SQLite's LIKE folds ASCII only, PostgreSQL's not at all); the wildcards
+      // the user typed are escaped with '!' (no backslash: its quoting differs between the databases).
+      const like = `%${term.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
       q = q.where((eb) =>
         eb.or(
-          (['title', 'institution_name', 'program_name'] as const).map((col) => eb(sql`lower(${sql.ref(col)})`, 'like', sql`${like} escape '\\'`)),
+          (['title', 'institution_name', 'program_name'] as const).map((col) => eb(sql`lower(${sql.ref(col)})`, 'like', sql`${like} escape '!'`)),
         ),
       );
     }
@@ -51,10 +52,10 @@ export const certificateRouter = router({
       .selectFrom('certificate')
       .select((eb) => [
         eb.fn.countAll<number>().as('total'),
-        sql<number>`coalesce(sum(verification_status = 'verified'), 0)`.as('verified'),
-        sql<number>`coalesce(sum(verification_status = 'pending'), 0)`.as('pending'),
-        sql<number>`coalesce(sum(verification_status = 'rejected'), 0)`.as('rejected'),
-        sql<number>`coalesce(sum(nft_mint_address is not null), 0)`.as('minted'),
+        eb.fn.countAll<number>().filterWhere('verification_status', '=', 'verified').as('verified'),
+        eb.fn.countAll<number>().filterWhere('verification_status', '=', 'pending').as('pending'),
+        eb.fn.countAll<number>().filterWhere('verification_status', '=', 'rejected').as('rejected'),
+        eb.fn.countAll<number>().filterWhere('nft_mint_address', 'is not', null).as('minted'),
       ])
       .where('user_id', '=', ctx.session.user.id)
       .executeTakeFirstOrThrow();

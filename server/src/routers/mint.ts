@@ -1,8 +1,9 @@
+import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { explorerAddressUrl, explorerClusterFor, explorerTxUrl } from '../../../shared/explorer';
 import { certificateId } from '../../../shared/schemas/common';
 import type { Context } from '../context';
-import { prepareMint, submitMint, type MintContext } from '../services/mint';
+import { MINT_MESSAGES, prepareMint, submitMint, type MintContext } from '../services/mint';
 import { protectedProcedure, router } from '../trpc';
 
 const idInput = z.object({ id: certificateId });
@@ -36,6 +37,8 @@ export const mintRouter = router({
       .where('id', '=', input.id)
       .where('user_id', '=', ctx.session.user.id)
       .executeTakeFirst();
-    return { mint_address: c?.nft_mint_address ?? null, arweave_url: c?.arweave_url ?? null, ...mintLinks(ctx, c?.nft_mint_address ?? null, c?.mint_signature ?? null) };
+    // Someone else's id answers like a missing one, as every other own-certificate procedure does.
+    if (!c) throw new TRPCError({ code: 'NOT_FOUND', message: MINT_MESSAGES.notFound });
+    return { mint_address: c.nft_mint_address, arweave_url: c.arweave_url, ...mintLinks(ctx, c.nft_mint_address, c.mint_signature) };
   }),
 });

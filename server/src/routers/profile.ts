@@ -1,6 +1,8 @@
 import { updateProfileInput, uploadPhotoInput } from '../../../shared/schemas/profile';
 import { toUserDto } from '../services/certificates/dto';
 import { readUpload } from '../services/certificates/intake';
+import { sanitizePhoto } from '../services/files';
+import type { ImageType } from '../services/files/inspect';
 import { protectedProcedure, router } from '../trpc';
 
 export const profileRouter = router({
@@ -19,7 +21,9 @@ export const profileRouter = router({
 
   /** FormData { photo }: JPG, PNG, GIF or WEBP by its bytes, at most 2 MB. */
   uploadPhoto: protectedProcedure.input(uploadPhotoInput).mutation(async ({ ctx, input }) => {
-    const { bytes, info } = await readUpload(input.photo, 'photo');
+    const { bytes: raw, info } = await readUpload(input.photo, 'photo');
+    // Others see the photo beside shared certificates: camera metadata (GPS, serials) is removed first.
+    const bytes = await sanitizePhoto(raw, info.type as ImageType);
     const me = ctx.session.user;
     const key = `photos/${me.id}-${Date.now().toString(36)}.${info.type === 'jpeg' ? 'jpg' : info.type}`;
     const stored = await ctx.blobs.put(key, bytes, info.mime);

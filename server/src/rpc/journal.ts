@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { PublicKey, type Signer, Transaction } from '@solana/web3.js';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { ChainReceipt, ChainService, TxOptions } from '../services/chain/types';
 
@@ -28,26 +28,6 @@ type JournalDb = Kysely<Database & {
 export const journalDb = (db: Kysely<Database>) => db as unknown as JournalDb;
 
 export const LAMPORTS_PER_SIGNATURE = 5000; // LiteSVM's default fee structure, as a validator's
-
-async function createTables(db: Kysely<Database>) {
-  await sql`CREATE TABLE IF NOT EXISTS rpc_transaction (
-    signature TEXT PRIMARY KEY,
-    slot INTEGER NOT NULL,
-    block_time INTEGER NOT NULL,
-    wire BLOB NOT NULL,
-    fee INTEGER NOT NULL,
-    pre_balances TEXT NOT NULL,
-    post_balances TEXT NOT NULL,
-    err TEXT
-  )`.execute(db);
-  await sql`CREATE TABLE IF NOT EXISTS rpc_transaction_account (
-    pubkey TEXT NOT NULL,
-    slot INTEGER NOT NULL,
-    signature TEXT NOT NULL,
-    PRIMARY KEY (pubkey, signature)
-  )`.execute(db);
-  await sql`CREATE INDEX IF NOT EXISTS rpc_transaction_account_by_key ON rpc_transaction_account (pubkey, slot DESC, signature)`.execute(db);
-}
 
 /** Fee charged for a legacy message: per signature plus the compute-budget priority fee. */
 export function messageFee(tx: Transaction): number {
@@ -103,7 +83,6 @@ export function journalEvents(chain: ChainService): EventEmitter {
 export async function installTransactionJournal(chain: ChainService, db: Kysely<Database>): Promise<void> {
   if (chain.mode !== 'embedded' || installed.has(chain)) return;
   installed.add(chain);
-  await createTables(db);
   const sendTransaction = chain.sendTransaction.bind(chain);
   const sendSignedTransaction = chain.sendSignedTransaction.bind(chain);
 

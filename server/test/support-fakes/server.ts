@@ -5,10 +5,9 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { fastifyTRPCPlugin, type CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
-import { loadConfig } from '../../src/config';
+import { testConfig } from '../helpers';
 import type { Context } from '../../src/context';
 import { openDatabase, type Db } from '../../src/db';
-import * as supportMigration from '../../src/db/migrations/2026-11-22T0930-support';
 import { supportRouter } from '../../src/routers/support';
 import { router } from '../../src/trpc';
 
@@ -28,11 +27,8 @@ export interface SupportTestServer {
 
 export async function startSupportServer(env: Record<string, string> = {}): Promise<SupportTestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-support-'));
-  const config = loadConfig({ ATTESTA_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
-  const { db } = await openDatabase(dataDir);
-  // Until the lead registers the migration in db/index.ts, apply it here (idempotent either way).
-  const exists = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = 'contact_message'`.execute(db);
-  if (!Number(exists.rows[0].n)) await supportMigration.up(db);
+  const config = await testConfig(dataDir, env);
+  const { db } = await openDatabase(config.database);
 
   const app = Fastify({ logger: false });
   await app.register(fastifyTRPCPlugin, {

@@ -44,6 +44,14 @@ function errorCode(error: unknown): string | undefined {
   return (error as { data?: { code?: string } } | null)?.data?.code;
 }
 
+/** A pending certificate's retry notice from the server (chain unreachable, retrying or given up). */
+export function retryNotice(c: Pick<CertificateDto, 'verification_details'>): { text: string; gaveUp: boolean } | null {
+  const d = c.verification_details;
+  const retry = d?.retry as { state?: string } | undefined;
+  if (!retry || typeof d?.reason !== 'string') return null;
+  return { text: d.reason, gaveUp: retry.state === 'gave_up' };
+}
+
 export function rejectionReason(c: Pick<CertificateDto, 'verification_details'>) {
   const reason = c.verification_details?.reason;
   return typeof reason === 'string' && reason.trim() ? reason : MESSAGES.rejectedFallback;
@@ -230,6 +238,7 @@ export default function CertificateDetailPage() {
   const link = publicLink(c.user_id, c.id);
   const fileUrl = c.certificate_url || `/files/certificates/${c.id}`;
   const status = c.verification_status;
+  const notice = retryNotice(c);
   const canMint = status === 'verified' && !c.nft_mint_address;
   const rpcUrl = cluster.data?.rpcUrl;
 
@@ -366,8 +375,17 @@ export default function CertificateDetailPage() {
                 {c.tier !== 'none' && <span className="text-sm text-muted-foreground">{TIER_LABEL[c.tier] ?? c.tier}</span>}
               </div>
               {status === 'pending' && (
-                <p className="flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite">
-                  <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Verification in progress...
+                <p className="flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite" data-testid="pending-status">
+                  {/* The server's retry notice (network down, gave up): see services/verification/retry-status.ts. */}
+                  {notice ? (
+                    <>
+                      {!notice.gaveUp && <Loader2 className="size-4 shrink-0 animate-spin" aria-hidden="true" />} {notice.text}
+                    </>
+                  ) : (
+                    <>
+                      <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Verification in progress...
+                    </>
+                  )}
                 </p>
               )}
               {status === 'rejected' && (

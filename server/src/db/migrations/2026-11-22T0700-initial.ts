@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import { binary, int64 } from '../dialect';
 
-// Frozen: never edit after release; add a new dated file instead.
+// Frozen: never edit after release; add a new dated file instead. (The int64/binary types were
+// introduced for PostgreSQL; on SQLite they are the same INTEGER and BLOB affinities as before.)
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('user')
@@ -19,8 +21,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('nonce', 'text', (c) => c.primaryKey())
     .addColumn('address', 'text', (c) => c.notNull())
     .addColumn('message', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'integer', (c) => c.notNull())
-    .addColumn('used_at', 'integer')
+    .addColumn('expires_at', int64, (c) => c.notNull())
+    .addColumn('used_at', int64)
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
@@ -29,7 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'text', (c) => c.notNull().references('user.id').onDelete('cascade'))
     .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'integer', (c) => c.notNull())
+    .addColumn('expires_at', int64, (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -68,8 +70,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('certificate_id', 'text', (c) => c.notNull().references('certificate.id').onDelete('cascade'))
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('run_after', 'integer', (c) => c.notNull())
-    .addColumn('locked_until', 'integer')
+    .addColumn('run_after', int64, (c) => c.notNull())
+    .addColumn('locked_until', int64)
     .addColumn('last_error', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
@@ -95,7 +97,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('pubkey', 'text', (c) => c.primaryKey())
     .addColumn('owner', 'text', (c) => c.notNull())
     .addColumn('lamports', 'text', (c) => c.notNull())
-    .addColumn('data', 'blob', (c) => c.notNull())
+    .addColumn('data', binary(db), (c) => c.notNull())
     .addColumn('executable', 'integer', (c) => c.notNull())
     .addColumn('rent_epoch', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
@@ -104,7 +106,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('chain_transaction')
     .addColumn('signature', 'text', (c) => c.primaryKey())
-    .addColumn('slot', 'integer', (c) => c.notNull())
+    .addColumn('slot', int64, (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('certificate_id', 'text')

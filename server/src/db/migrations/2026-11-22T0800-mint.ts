@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
+import { int64 } from '../dialect';
 
-// Frozen: never edit after release; add a new dated file instead.
+// Frozen: never edit after release; add a new dated file instead. (int64 was introduced for
+// PostgreSQL; on SQLite it is the same INTEGER affinity as before.)
 export async function up(db: Kysely<any>): Promise<void> {
   // One row per prepared mint transaction. The chain record's nft_mint is the truth; this table is
   // how the server finds its way back to it (mint address, signature, permanent URLs) after a crash.
@@ -18,8 +20,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('signature', 'text', (c) => c.notNull())
     .addColumn('signed_transaction', 'text')
     .addColumn('blockhash', 'text', (c) => c.notNull())
-    .addColumn('last_valid_block_height', 'integer')
-    .addColumn('expires_at', 'integer', (c) => c.notNull()) // epoch ms
+    .addColumn('last_valid_block_height', int64)
+    .addColumn('expires_at', int64, (c) => c.notNull()) // epoch ms
     .addColumn('metadata_url', 'text', (c) => c.notNull())
     .addColumn('pdf_url', 'text', (c) => c.notNull())
     // prepared → submitted → minted | failed | expired | superseded

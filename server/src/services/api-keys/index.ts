@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { TRPCError } from '@trpc/server';
 import { API_KEY_MAX_ACTIVE, type ApiKeyDto } from '../../../../shared/schemas/rest';
 import type { Database, UserRow } from '../../db/schema';
+import { isUniqueViolation } from '../../db/dialect';
 import { newId } from '../../lib/ids';
 import { apiKeyDb, type ApiKeyRow } from './schema';
 
@@ -49,7 +50,7 @@ export async function createApiKey(db: Kysely<Database>, userId: string, name: s
       return { key, api_key: toApiKeyDto(row) };
     } catch (e) {
       // 36^8 prefixes: a collision is rare; try a fresh one.
-      if (attempt < 3 && e instanceof Error && /UNIQUE constraint failed: api_key\.prefix/.test(e.message)) continue;
+      if (attempt < 3 && isUniqueViolation(e, 'api_key', 'prefix')) continue;
       throw e;
     }
   }

@@ -111,3 +111,14 @@ export async function userForSession(db: Kysely<Database>, token: string | undef
 export async function signOut(db: Kysely<Database>, tokenHash: string) {
   await db.deleteFrom('session').where('token_hash', '=', tokenHash).execute();
 }
+
+export {
+  DEFAULT_SIGN_IN_LIMITS,
+  loadSignInLimits,
+  limitNonceByWallet,
+  limitSignInByClient,
+  signInLimiterFor,
+  SignInLimiter,
+  type SignInLimits,
+  type SignInStep,
+} from './limits';

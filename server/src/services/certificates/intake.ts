@@ -4,10 +4,12 @@ import { MESSAGES } from '../../../../shared/constants';
 import { fromHex } from '../../../../shared/program/codec';
 import type { CertificateDetails } from '../../../../shared/schemas/certificate';
 import type { CertificateRow, UserRow } from '../../db/schema';
+import { isUniqueViolation } from '../../db/dialect';
 import { newId } from '../../lib/ids';
 import { ChainError, type ChainReceipt } from '../chain';
-import { FileRejectedError, inspectUpload, sha256Hex, toPdf } from '../files/index.js';
+import { FileRejectedError, inspectUpload, safeFileName, sha256Hex, toPdf } from '../files/index.js';
 import type { Services } from '../index';
+import { faultPoint } from './faults';
 
 export const certificateFileKey = (id: string) => `certificates/${id}.pdf`;
 
@@ -71,7 +73,6 @@ export async function createCertificate(svc: Services, user: UserRow, input: Cer
   const id = newId('c_');
   const fileKey = certificateFileKey(id);
   const now = new Date().toISOString();
-  const baseName = (input.certificate_file.name || 'certificate').replace(/\.[^.]*$/, '').slice(0, 150) || 'certificate';
   const row: CertificateRow = {
     id,
     user_id: user.id,
@@ -83,7 +84,7 @@ export async function createCertificate(svc: Services, user: UserRow, input: Cer
     verification_details: null,
     tier: 'none',
     file_key: fileKey,
-    file_name: `${baseName}.pdf`,
+    file_name: safeFileName(input.certificate_file.name, 'pdf'), // display/download name only, never a path
     file_mime: 'application/pdf',
     file_size: pdf.length,
     sha256,
@@ -112,14 +113,16 @@ export async function createCertificate(svc: Services, user: UserRow, input: Cer
         row.anchor_signature = receipt.signature;
         await trx.updateTable('certificate').set({ anchor_signature: receipt.signature }).where('id', '=', id).execute();
       }
+      faultPoint('before-commit');
     });
   } catch (e) {
     (receipt as ChainReceipt | null)?.undo?.();
     await blobs.delete(fileKey).catch(() => undefined);
     if (e instanceof ChainError && e.errorName === 'HashAlreadyAnchored') throw conflict(MESSAGES.alreadyRegisteredByOther);
-    if (e instanceof Error && /UNIQUE constraint failed: certificate\.sha256/.test(e.message)) throw conflict(MESSAGES.alreadyRegisteredByOther);
+    if (isUniqueViolation(e, 'certificate', 'sha256')) throw conflict(MESSAGES.alreadyRegisteredByOther);
     throw e;
   }
+  faultPoint('after-commit');
   svc.queue.kick();
   return row;
 }

@@ -10,6 +10,7 @@ import { BaseChain } from './base';
 import { chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type TxOptions } from './types';
 
 const OPERATOR_FLOOR = 100n * 1_000_000_000n; // keep the embedded fee payer funded
+const SIGNATURES_PER_BLOCKHASH = 10_000;
 
 /**
  * The embedded chain: LiteSVM in-process running the committed program. Accounts live in the
@@ -109,11 +110,46 @@ export class EmbeddedChain extends BaseChain {
     return this.cached(pubkey.toBase58());
   }
 
+  // Program accounts by discriminator (the issuers, once per verification job). LiteSVM's
+  // getProgramAccounts copies every certificate record out synchronously (measured ~20 ms at 250
+  // certificates, ~300 ms at 2,000: the soak's growing p99), so only the first call scans; after it
+  // the key sets are kept exact from the accounts each state change writes (`track`).
+  private byDiscriminator = new Map<string, Set<string>>();
+
+  private hasDiscriminator(a: AccountSnapshot | null, discriminator: Uint8Array) {
+    return !!a && a.owner === this.programId.toBase58() && discriminator.every((b, i) => a.data[i] === b);
+  }
+
   protected async programAccounts(discriminator: Uint8Array) {
-    return this.svm
-      .getProgramAccounts(address(this.programId.toBase58()))
-      .filter((a) => discriminator.every((b, i) => a.data[i] === b))
-      .map((a) => ({ pubkey: new PublicKey(a.address), data: new Uint8Array(a.data) }));
+    const tag = Buffer.from(discriminator).toString('hex');
+    let keys = this.byDiscriminator.get(tag);
+    if (!keys) {
+      keys = new Set(
+        this.svm
+          .getProgramAccounts(address(this.programId.toBase58()))
+          .filter((a) => discriminator.every((b, i) => a.data[i] === b))
+          .map((a) => a.address as string),
+      );
+      this.byDiscriminator.set(tag, keys);
+    }
+    const out: { pubkey: PublicKey; data: Uint8Array }[] = [];
+    for (const k of [...keys].sort()) {
+      const a = this.cached(k);
+      if (this.hasDiscriminator(a, discriminator)) out.push({ pubkey: new PublicKey(k), data: new Uint8Array(a!.data) });
+    }
+    return out;
+  }
+
+  /** Keeps the discriminator key sets exact after `pubkeys` changed (only writable accounts can). */
+  private track(pubkeys: Iterable<string>) {
+    if (!this.byDiscriminator.size) return;
+    for (const k of pubkeys) {
+      const a = this.snapshot(k);
+      for (const [tag, keys] of this.byDiscriminator) {
+        if (this.hasDiscriminator(a, Buffer.from(tag, 'hex'))) keys.add(k);
+        else keys.delete(k);
+      }
+    }
   }
 
   // LiteSVM accepts only its latest blockhash, so it is kept until a transaction would repeat a
@@ -195,9 +231,16 @@ export class EmbeddedChain extends BaseChain {
       const logs = res.meta().logs();
       throw chainErrorFromLogs(`Transaction failed: ${String(res.err())}`, logs);
     }
+    this.track(writable);
     const meta = res as TransactionMetadata;
     const signature = bs58.encode(meta.signature());
     this.signaturesThisBlockhash.add(signature);
+    // The blockhash otherwise never changes, so the set grew by one per transaction for the life of
+    // the process: rotate it now and then (a real cluster's blockhash lasts ~1 minute anyway).
+    if (this.signaturesThisBlockhash.size >= SIGNATURES_PER_BLOCKHASH) {
+      this.svm.expireBlockhash();
+      this.signaturesThisBlockhash.clear();
+    }
     const receipt: ChainReceipt = {
       signature,
       slot: Number(this.slot),
@@ -243,6 +286,7 @@ export class EmbeddedChain extends BaseChain {
       executable: snap?.executable ?? false,
       space: BigInt(snap?.data.length ?? 0),
     });
+    this.track([pubkey]);
   }
 
   /** Writes the *current* state of each account, so a late writer never stores a stale copy. */

@@ -2,8 +2,14 @@
  * Files: checks uploads by their bytes and turns certificate images into PDFs.
  *
  * - `inspectUpload(bytes, {kind})` → `{type, mime, size}` or throws `FileRejectedError`
- *   (`.code`: empty | too_large | unsupported_type | corrupt | too_many_pixels; `.message` is for users).
- *   Certificates: PDF, JPG/JPEG, PNG, WEBP, ≤ 10 MB. Photos: JPG, PNG, GIF, WEBP, ≤ 2 MB.
+ *   (`.code`: empty | too_large | unsupported_type | corrupt | too_many_pixels | password_protected |
+ *   active_content | too_many_pages; `.message` is for users, saying what to fix).
+ *   Certificates: PDF, JPG/JPEG, PNG, WEBP, ≤ 10 MB, images ≤ 40 Mpx. Photos: JPG, PNG, GIF, WEBP, ≤ 2 MB, ≤ 4096 × 4096.
+ *   PDFs: ≤ 100 pages (page tree walked, /Count not trusted); refused with JavaScript, Launch actions or
+ *   attached files; /Kids, /Parent or xref /Prev cycles and absurd nesting are refused as damaged.
+ *   Image dimensions are read from the header before any pixel is decoded.
+ * - `safeFileName(name, ext)` → a display/download name (no path, controls, bidi overrides; ≤ 120 chars).
+ * - `contentDisposition(kind, name)` → a header value that is always valid (ASCII fallback + RFC 5987).
  * - `toPdf(bytes, type)` → deterministic one-page PDF (same image, same bytes, same hash).
  * - `sha256Hex(bytes)` → lowercase hex.
  * - `sanitizePhoto(bytes, type)` → the profile photo without EXIF/GPS, rotation applied.
@@ -16,6 +22,8 @@ export {
   MAX_CERTIFICATE_BYTES,
   MAX_PHOTO_BYTES,
   MAX_IMAGE_PIXELS,
+  MAX_PHOTO_PIXELS,
+  MAX_PDF_PAGES,
   MIME_BY_TYPE,
   type UploadKind,
   type FileType,
@@ -25,3 +33,4 @@ export {
 } from './inspect.js';
 export { toPdf, pageSizeFor, stripJpegMetadata } from './to-pdf.js';
 export { sanitizePhoto } from './photo.js';
+export { safeFileName, contentDisposition } from './names.js';

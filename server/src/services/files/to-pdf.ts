@@ -20,14 +20,17 @@ export function pageSizeFor(width: number, height: number): { width: number; hei
 
 /**
  * Converts an image (already accepted by inspectUpload) to a one-page PDF sized to it.
- * PNG and upright JPEG are embedded as-is (no quality loss); WEBP, GIF and JPEGs with an EXIF
- * rotation are decoded by sharp first (PNG, or JPEG for large opaque images, at most A4 at 300 dpi).
+ * Upright JPEG and PNG up to 4 Mpx are embedded as-is (no quality loss); WEBP, GIF, larger PNGs and
+ * JPEGs with an EXIF rotation are decoded by sharp first (PNG, or JPEG over 4 Mpx, at most A4 at 300 dpi).
  * A PDF is returned unchanged.
  */
 export async function toPdf(bytes: Uint8Array, type: FileType): Promise<Uint8Array> {
   if (type === 'pdf') return bytes;
   const meta = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
   const rotated = (meta.orientation ?? 1) > 1;
+  // pdf-lib decodes and re-deflates a PNG in JavaScript, on the event loop: a 35 KB PNG of 36 Mpx
+  // blocked the server for ~13 s. Only small PNGs go that way; larger ones are re-encoded by sharp.
+  const small = (meta.width ?? 0) * (meta.height ?? 0) <= LOSSLESS_MAX_PIXELS;
 
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setProducer(PRODUCER);
@@ -38,7 +41,7 @@ export async function toPdf(bytes: Uint8Array, type: FileType): Promise<Uint8Arr
   let image;
   try {
     if (type === 'jpeg' && !rotated) image = await doc.embedJpg(stripJpegMetadata(bytes));
-    else if (type === 'png' && !rotated) image = await doc.embedPng(bytes);
+    else if (type === 'png' && !rotated && small) image = await doc.embedPng(bytes);
   } catch {
     image = undefined; // unusual encodings pdf-lib cannot embed: fall back to a sharp re-encode
   }
@@ -47,11 +50,14 @@ export async function toPdf(bytes: Uint8Array, type: FileType): Promise<Uint8Arr
     try {
       // 3508 px is A4 at 300 dpi: more only makes the PDF bigger. Large opaque images (photos of
       // certificates) become JPEG, since a 12 MP PNG would be tens of MB; the rest stay lossless PNG.
-      const base = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, animated: false })
+      const { width = 0, height = 0 } = meta;
+      // Large images become JPEG (transparency flattened onto white, as a page shows it anyway),
+      // since pdf-lib would decode a large PNG on the event loop (see above).
+      const asJpeg = width * height > LOSSLESS_MAX_PIXELS;
+      let base = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, animated: false })
         .autoOrient()
         .resize(MAX_CONVERTED_SIDE, MAX_CONVERTED_SIDE, { fit: 'inside', withoutEnlargement: true });
-      const { width = 0, height = 0, hasAlpha } = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
-      const asJpeg = !hasAlpha && width * height > LOSSLESS_MAX_PIXELS;
+      if (asJpeg) base = base.flatten({ background: '#ffffff' });
       out = await (asJpeg ? base.jpeg({ quality: 90 }) : base.png({ compressionLevel: 6 })).toBuffer({ resolveWithObject: true });
       image = out.info.format === 'jpeg' ? await doc.embedJpg(out.data) : await doc.embedPng(out.data);
     } catch {

@@ -17,6 +17,7 @@ import nacl from 'tweetnacl';
 import { CertificateStatus, fromHex, isExpired, type CertificateAccount } from '../../../../shared/program/codec';
 import { buildSoulboundMintInstructions } from '../../../../shared/program/mint';
 import type { CertificateRow, UserRow } from '../../db/schema';
+import { isUniqueViolation } from '../../db/dialect';
 import { newId } from '../../lib/ids';
 import { ChainError } from '../chain';
 import { verificationUrl } from '../certificates/dto';
@@ -27,6 +28,7 @@ import { fitOnchainName, mintTxSize, nftMetadataJson } from './metadata';
 import { readCertificateNft } from './onchain';
 import { permanentStoreFor, putOnce, sha256Hex } from './permanent';
 import { mintDb, type MintAttemptRow } from './schema';
+import { faultPoint } from '../certificates/faults';
 
 export { readCertificateNft, InvalidCertificateNftError, type CertificateNft } from './onchain';
 export { shortenName, nftMetadataJson, ONCHAIN_NAME_MAX } from './metadata';
@@ -347,7 +349,7 @@ export async function submitMint(ctx: MintContext, user: UserRow, input: { id: s
       .executeTakeFirst();
     claimed = Number(r.numUpdatedRows) === 1;
   } catch (e) {
-    if (!/UNIQUE constraint failed/i.test(String((e as Error)?.message))) throw e;
+    if (!isUniqueViolation(e, 'mint_attempt')) throw e;
   }
   if (!claimed) return (await awaitOther(ctx, cert.id)) ?? (await reconcileCertificateMint(ctx, cert)) ?? fail('CONFLICT', MINT_MESSAGES.inProgress);
 
@@ -356,6 +358,7 @@ export async function submitMint(ctx: MintContext, user: UserRow, input: { id: s
 
 /** Sends a claimed ('submitted') attempt's signed transaction and records the outcome. */
 async function sendAndRecord(svc: MintServices, cert: CertificateRow, attempt: MintAttemptRow, tx: Transaction, faults: MintFaults = {}): Promise<MintResult> {
+  faultPoint('mint-before-send');
   await faults.beforeSend?.();
   try {
     await svc.chain.sendSignedTransaction(tx, { kind: 'mint_certificate', certificateId: cert.id });
@@ -368,6 +371,7 @@ async function sendAndRecord(svc: MintServices, cert: CertificateRow, attempt: M
     const reason = e.errorName === 'NotVerified' ? MINT_MESSAGES.notVerified : e.errorName === 'CertificateExpired' ? MINT_MESSAGES.expired : `The chain refused the mint: ${e.message}`;
     fail('BAD_REQUEST', reason);
   }
+  faultPoint('mint-after-send');
   await faults.afterSend?.();
   const result = await reconcileCertificateMint(svc, cert);
   if (!result) throw new Error(`certificate ${cert.id}: the mint transaction succeeded but the record names no mint`);

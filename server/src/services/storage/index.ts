@@ -18,7 +18,7 @@ import type { BlobStore } from './types.js';
 
 export { createLocalBlobStore, type LocalBlobStoreOptions } from './local.js';
 export { createUploadThingBlobStore, customIdFor, type UploadThingBlobStoreOptions } from './uploadthing.js';
-export { BlobStoreError, InvalidBlobKeyError, validateKey, keyToUrlPath, MAX_KEY_LENGTH, type BlobStore } from './types.js';
+export { BlobStoreError, InvalidBlobKeyError, validateKey, keyToUrlPath, MAX_KEY_LENGTH, type BlobStore, type StoredBlob } from './types.js';
 
 export interface BlobStoreConfig {
   dataDir: string;

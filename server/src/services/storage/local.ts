@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { keyToUrlPath, validateKey, type BlobStore } from './types.js';
+import { keyToUrlPath, validateKey, type BlobStore, type StoredBlob } from './types.js';
 
 export interface LocalBlobStoreOptions {
   /** Directory that holds the files (created on first write). */
@@ -13,7 +13,9 @@ export interface LocalBlobStoreOptions {
 }
 
 /** Files in a directory. Writes are atomic (temp file + rename), so readers never see half a file. */
-export function createLocalBlobStore(opts: LocalBlobStoreOptions): BlobStore & { pathFor(key: string): string } {
+export function createLocalBlobStore(
+  opts: LocalBlobStoreOptions,
+): BlobStore & { pathFor(key: string): string; list(prefix: string): Promise<StoredBlob[]>; removeStaleTemp(before: number): Promise<number> } {
   const root = resolve(opts.dir);
   const base = opts.publicBaseUrl.replace(/\/+$/, '') + '/' + (opts.routePrefix ?? '/files').replace(/^\/+|\/+$/g, '');
 
@@ -50,6 +52,51 @@ export function createLocalBlobStore(opts: LocalBlobStoreOptions): BlobStore & {
     },
     async delete(key) {
       await rm(pathFor(key), { force: true });
+    },
+    /** Keys under a folder prefix (`photos/`) with their write time; temporary files are not keys. */
+    async list(prefix) {
+      const out: StoredBlob[] = [];
+      const walk = async (dir: string, keyPrefix: string) => {
+        let entries;
+        try {
+          entries = await readdir(dir, { withFileTypes: true });
+        } catch (err) {
+          if (isMissing(err)) return;
+          throw err;
+        }
+        for (const e of entries) {
+          if (e.name.startsWith('.tmp-')) continue;
+          const key = keyPrefix + e.name;
+          if (e.isDirectory()) await walk(join(dir, e.name), `${key}/`);
+          else if (e.isFile()) out.push({ key, modifiedAt: (await stat(join(dir, e.name))).mtimeMs });
+        }
+      };
+      const folder = prefix.replace(/\/+$/, '');
+      await walk(folder ? pathFor(folder) : root, folder ? `${folder}/` : '');
+      return out;
+    },
+    /** Deletes the temporary files of writes killed mid-way (older than `before`, ms since epoch). */
+    async removeStaleTemp(before) {
+      let removed = 0;
+      const walk = async (dir: string) => {
+        let entries;
+        try {
+          entries = await readdir(dir, { withFileTypes: true });
+        } catch (err) {
+          if (isMissing(err)) return;
+          throw err;
+        }
+        for (const e of entries) {
+          const full = join(dir, e.name);
+          if (e.isDirectory()) await walk(full);
+          else if (e.name.startsWith('.tmp-') && (await stat(full)).mtimeMs < before) {
+            await rm(full, { force: true });
+            removed++;
+          }
+        }
+      };
+      await walk(root);
+      return removed;
     },
     async exists(key) {
       try {

@@ -6,6 +6,16 @@ export interface BlobStore {
   /** Removing a missing key is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** Keys under a folder prefix with their write time, where the backend can list (the local store). */
+  list?(prefix: string): Promise<StoredBlob[]>;
+  /** Deletes temporary files of writes that were killed mid-way, older than `before` (ms since epoch). */
+  removeStaleTemp?(before: number): Promise<number>;
+}
+
+export interface StoredBlob {
+  key: string;
+  /** Last write, ms since epoch. */
+  modifiedAt: number;
 }
 
 /** A key the stores refuse (path traversal, absolute, NUL, backslash, empty, too long). */

@@ -19,6 +19,14 @@ interface StepResult {
 
 const TIER_NAMES: Record<number, TrustTierName> = { [TrustTier.None]: 'none', [TrustTier.PlatformVerified]: 'platform_verified', [TrustTier.IssuerConfirmed]: 'issuer_confirmed' };
 
+const parseDetails = (text: string | null): Record<string, unknown> | null => {
+  try {
+    return text ? (JSON.parse(text) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+};
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -34,6 +42,10 @@ export async function runVerificationJob(svc: Services, job: VerificationJobRow)
     return;
   }
   const hash = fromHex(cert.sha256);
+  // A new run after the last attempt gave up: the "could not be completed" notice no longer holds.
+  if (cert.verification_status === 'pending' && (parseDetails(cert.verification_details)?.retry as { state?: string } | undefined)?.state === 'gave_up') {
+    await db.updateTable('certificate').set({ verification_details: null, updated_at: new Date().toISOString() }).where('id', '=', cert.id).execute();
+  }
 
   const step = async (name: string, fn: () => Promise<StepResult>): Promise<StepResult> => {
     const done = await db.selectFrom('verification_log').select('details').where('job_id', '=', job.id).where('verification_step', '=', name).executeTakeFirst();

@@ -1,5 +1,6 @@
 import type { Services } from '../index';
 import { runVerificationJob } from './pipeline';
+import { recordRetryStatus } from './retry-status';
 
 /** In-process worker: claims jobs from the DB queue and runs them, a few at a time. */
 export class VerificationWorker {
@@ -30,8 +31,14 @@ export class VerificationWorker {
       }
       this.svc.queue.kick(); // let a sibling loop look for more work
       const p = runVerificationJob(this.svc, job).catch(async (e) => {
-        const final = await this.svc.queue.fail(job, e instanceof Error ? e.message : String(e)).catch(() => false);
-        console.error(`verification job ${job.id} failed${final ? ' permanently' : ', will retry'}:`, e);
+        try {
+          const outcome = await this.svc.queue.fail(job, e instanceof Error ? e.message : String(e));
+          await recordRetryStatus(this.svc, job, e, outcome);
+          console.error(`verification job ${job.id} failed${outcome.final ? ' permanently' : ', will retry'}:`, e);
+        } catch (e2) {
+          // The lease runs out and the job is claimed again.
+          console.error(`verification job ${job.id} failed and could not be rescheduled:`, e, e2);
+        }
       });
       this.active.add(p);
       await p;

@@ -1,0 +1,319 @@
+/**
+ * The authorization matrix's world: one real server (worker off, so pending stays pending), the five
+ * roles with their cookie sessions and API keys, and the holder's target resources.
+ */
+import fs from 'node:fs';
+import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
+import type { Kysely } from 'kysely';
+import nacl from 'tweetnacl';
+import bs58 from 'bs58';
+import { IssuerStatus } from '../../../shared/program/codec';
+import { SESSION_COOKIE } from '../../../shared/constants';
+import type { Server } from '../../src/app';
+import { loadOrCreateOperator } from '../../src/services/chain/operator';
+import { runVerificationJob } from '../../src/services/verification/pipeline';
+import { certForm, footprint, makeClient, makeImage, makePdf, newWallet, signIn, startTestServer, tmpDataDir } from '../helpers';
+import { toB64, walletSign } from '../mint-support/flow';
+
+export const ROLES = ['anonymous', 'holder', 'otherHolder', 'issuer', 'operator'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Wallet = ReturnType<typeof newWallet>;
+
+export interface Actor {
+  role: Role;
+  /** Anonymous: a wallet that never signed in (it still signs transactions for /rpc). */
+  wallet: Wallet;
+  keypair: Keypair;
+  /** Cookie jar + fetch (anonymous: an empty jar that is never filled). */
+  browser: ReturnType<typeof makeClient>;
+  userId: string | null;
+  /** The role's REST API key (null for anonymous). */
+  apiKey: string | null;
+}
+
+export interface Target {
+  id: string;
+  title: string;
+  sha256: string;
+  pdf: Uint8Array;
+}
+
+export interface World {
+  server: Server;
+  dir: string;
+  actors: Record<Role, Actor>;
+  /** The holder's certificates: pending, verified (tRPC mint rows), verified (REST mint rows), minted. */
+  pending: Target;
+  verified: Target;
+  verifiedRest: Target;
+  minted: Target & { arweaveUrl: string; mintAddress: string };
+  rejected: Target;
+  /** The other holder's own pending certificate (must never show up for the holder). */
+  otherPending: Target;
+  /** Each signed-in role's own pending certificate (the holder's is `pending`; anonymous has none). */
+  own: Record<Role, Target | null>;
+  /** A key of the holder's that the apiKeys.revoke row targets (the holder's main key stays valid). */
+  victimKey: { id: string; key: string };
+  /** Ids of the holder's API keys (the main one and the victim). */
+  holderKeyIds: string[];
+  holderEmail: string;
+  issuerName: string;
+  close(): Promise<void>;
+}
+
+export const wallFromKeypair = (kp: Keypair): Wallet => ({
+  address: kp.publicKey.toBase58(),
+  secretKey: kp.secretKey,
+  sign: (msg: string) => bs58.encode(nacl.sign.detached(new TextEncoder().encode(msg), kp.secretKey)),
+});
+
+export interface Res {
+  status: number;
+  bytes: Uint8Array;
+  text: string;
+  json: any;
+  headers: Headers;
+}
+
+export async function toRes(r: Response): Promise<Res> {
+  const bytes = new Uint8Array(await r.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON (files) */
+  }
+  return { status: r.status, bytes, text, json, headers: r.headers };
+}
+
+/**
+ * A raw tRPC call over HTTP (so the status and the exact body are visible). Cookie-carrying
+ * mutations say `Sec-Fetch-Site: same-origin`, as the browser does for the app's own requests.
+ */
+export async function trpc(a: Actor, kind: 'query' | 'mutation', path: string, input?: unknown): Promise<Res> {
+  const url = new URL(`${baseUrl}/trpc/${path}`);
+  if (kind === 'query') {
+    if (input !== undefined) url.searchParams.set('input', JSON.stringify(input));
+    return toRes(await a.browser.fetch(url, { headers: { 'sec-fetch-site': 'same-origin' } }));
+  }
+  const form = input instanceof FormData;
+  const init: RequestInit = {
+    method: 'POST',
+    headers: { 'sec-fetch-site': 'same-origin', ...(form ? {} : { 'content-type': 'application/json' }) },
+    body: form ? input : JSON.stringify(input ?? null),
+  };
+  return toRes(await a.browser.fetch(url, init));
+}
+
+/** A subscription over SSE: the first event (data or error), then the stream is closed. */
+export async function trpcSubscribeFirst(a: Actor, path: string, input: unknown): Promise<Res> {
+  const url = new URL(`${baseUrl}/trpc/${path}`);
+  url.searchParams.set('input', JSON.stringify(input));
+  const ac = new AbortController();
+  const r = await a.browser.fetch(url, { headers: { accept: 'text/event-stream' }, signal: ac.signal });
+  if (!(r.headers.get('content-type') ?? '').startsWith('text/event-stream')) return toRes(r);
+  // Read until the first data or error event, then hang up.
+  const reader = r.body!.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += dec.decode(value, { stream: true });
+      const ev = buf.split('\n\n').find((block) => /^event: (serialized-error|error)$/m.test(block) || (/^data: /m.test(block) && !/^event: connected$/m.test(block)));
+      if (ev) {
+        buf = ev;
+        break;
+      }
+    }
+  } finally {
+    ac.abort();
+  }
+  const data = /^data: (.*)$/m.exec(buf)?.[1] ?? 'null';
+  const isError = /^event: (serialized-error|error)$/m.test(buf);
+  const json = JSON.parse(data);
+  // An error event carries the procedure's error shape; its status is the one the client reports.
+  return { status: isError ? Number(json?.data?.httpStatus ?? 500) : r.status, bytes: new TextEncoder().encode(buf), text: buf, json, headers: r.headers };
+}
+
+/** A REST call with the role's API key (channel 'key') or its session cookie (channel 'cookie'). */
+export async function rest(a: Actor, channel: 'key' | 'cookie', method: 'GET' | 'POST', path: string, body?: unknown): Promise<Res> {
+  const headers = new Headers();
+  if (channel === 'key' && a.apiKey) headers.set('authorization', `Bearer ${a.apiKey}`);
+  const init: RequestInit = { method, headers };
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    headers.set('content-type', 'application/json');
+    init.body = JSON.stringify(body);
+  }
+  const f = channel === 'cookie' ? a.browser.fetch : fetch;
+  return toRes(await f(`${baseUrl}${path}`, init));
+}
+
+/** A plain GET (files, permanent copies) with the role's cookie. */
+export async function get(a: Actor, path: string): Promise<Res> {
+  return toRes(await a.browser.fetch(`${baseUrl}${path}`));
+}
+
+/** A JSON-RPC call to /rpc with the role's cookie attached (which must make no difference). */
+export async function rpc(a: Actor, method: string, params: unknown[]): Promise<Res> {
+  return toRes(await a.browser.fetch(`${baseUrl}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }));
+}
+
+let baseUrl = '';
+
+export const claims = (title: string, institution = 'Harbor Institute') => ({ title, institution_name: institution, program_name: 'Marine Robotics', issue_date: '2025-03-03' });
+
+export async function certificatePdf(title: string, institution = 'Harbor Institute') {
+  const c = claims(title, institution);
+  return makePdf([c.institution_name, c.title, c.program_name]);
+}
+
+/** Runs every queued verification job now (the server's own worker is off). */
+async function drainQueue(server: Server) {
+  for (;;) {
+    const job = await server.services.queue.claim();
+    if (!job) return;
+    await runVerificationJob(server.services, job);
+  }
+}
+
+async function addCertificate(a: Actor, title: string, opts: { institution?: string; mismatch?: boolean } = {}): Promise<Target> {
+  const c = claims(title, opts.institution);
+  const pdf = opts.mismatch ? await makePdf(['Lorem ipsum dolor', 'sit amet']) : await certificatePdf(title, opts.institution);
+  const res = await trpc(a, 'mutation', 'certificate.create', certForm(c, { bytes: pdf, name: 'certificate.pdf', type: 'application/pdf' }));
+  if (res.status !== 200) throw new Error(`create failed: ${res.status} ${res.text}`);
+  const dto = res.json.result.data;
+  return { id: dto.id, title, sha256: dto.sha256, pdf };
+}
+
+async function signInActor(role: Role, wallet: Wallet, url: string): Promise<Actor> {
+  const browser = makeClient(url);
+  const { user } = await signIn(browser, wallet);
+  const key = await browser.client.apiKeys.create.mutate({ name: `${role} matrix` });
+  return { role, wallet, keypair: Keypair.fromSecretKey(wallet.secretKey), browser, userId: user.id, apiKey: key.key };
+}
+
+export async function buildWorld(): Promise<World> {
+  const dir = tmpDataDir();
+  // Worker off: pending certificates stay pending; the verified ones are verified by drainQueue.
+  const server = await startTestServer(dir, {
+    ATTESTA_WORKER: 'false',
+    // Rate limits are not what this matrix is about (the table calls the same endpoints many times).
+    API_RATE_LIMIT_PER_MIN: '100000',
+    SIGN_IN_RATE_LIMIT_PER_IP: '100000',
+    SIGN_IN_RATE_LIMIT_PER_WALLET: '100000',
+  });
+  baseUrl = server.url;
+  const chain = server.services.chain;
+
+  // Issuer: a fresh wallet registered and approved on chain, as the demo seed does it.
+  const issuerKp = Keypair.generate();
+  const issuerName = 'Matrix Issuer University';
+  await chain.registerIssuer({ authority: issuerKp, name: issuerName, uri: 'https://issuer.matrix.example' }, { kind: 'register_issuer' });
+  await chain.setIssuerStatus({ authority: issuerKp.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
+  if ((await chain.readIssuer(issuerKp.publicKey))?.status !== IssuerStatus.Approved) throw new Error('the issuer is not approved on chain');
+  // Operator: the server's own key from the data dir.
+  const operatorKp = loadOrCreateOperator(server.services.config.operatorKeypairPath);
+  if (!operatorKp.publicKey.equals(chain.operator)) throw new Error('operator keypair mismatch');
+
+  const anonWallet = newWallet();
+  const anonymous: Actor = { role: 'anonymous', wallet: anonWallet, keypair: Keypair.fromSecretKey(anonWallet.secretKey), browser: makeClient(server.url), userId: null, apiKey: null };
+  const [holder, otherHolder, issuer, operator] = await Promise.all([
+    signInActor('holder', newWallet(), server.url),
+    signInActor('otherHolder', newWallet(), server.url),
+    signInActor('issuer', wallFromKeypair(issuerKp), server.url),
+    signInActor('operator', wallFromKeypair(operatorKp), server.url),
+  ]);
+  const actors = { anonymous, holder, otherHolder, issuer, operator };
+
+  // Private data the other roles must never see.
+  const holderEmail = 'holder.private@matrix.example';
+  await holder.browser.client.profile.update.mutate({ full_name: 'Holder Private Name', email: holderEmail });
+  const photo = await makeImage('png', 64, 64);
+  const fd = new FormData();
+  fd.set('photo', new File([photo as BlobPart], 'me.png', { type: 'image/png' }));
+  await holder.browser.client.profile.uploadPhoto.mutate(fd);
+
+  // Verified ones first (the queue is drained), then those that must stay pending.
+  const verified = await addCertificate(holder, 'Matrix Verified Certificate', { institution: issuerName });
+  const verifiedRest = await addCertificate(holder, 'Matrix Rest Mint Certificate');
+  const mintedBase = await addCertificate(holder, 'Matrix Minted Certificate');
+  const rejected = await addCertificate(holder, 'Matrix Rejected Certificate', { mismatch: true });
+  await drainQueue(server);
+  const status = async (id: string) => (await server.services.db.selectFrom('certificate').select('verification_status').where('id', '=', id).executeTakeFirstOrThrow()).verification_status;
+  for (const [t, want] of [[verified, 'verified'], [verifiedRest, 'verified'], [mintedBase, 'verified'], [rejected, 'rejected']] as const) {
+    const s = await status(t.id);
+    if (s !== want) throw new Error(`${t.title} ended ${s}, expected ${want}`);
+  }
+
+  // Minted through the holder's wallet signature (mint.test.ts's flow).
+  const prepared = await holder.browser.client.mint.prepare.mutate({ id: mintedBase.id });
+  const minted = await holder.browser.client.mint.submit.mutate({ id: mintedBase.id, signedTransaction: toB64(walletSign(prepared.transaction, holder.keypair)) });
+  if (!minted.arweave_url) throw new Error('mint gave no permanent copy');
+
+  const pending = await addCertificate(holder, 'Matrix Pending Certificate');
+  const otherPending = await addCertificate(otherHolder, 'Other Holder Private Certificate');
+  const own: Record<Role, Target | null> = {
+    anonymous: null,
+    holder: pending,
+    otherHolder: otherPending,
+    issuer: await addCertificate(issuer, 'Issuer Own Private Certificate'),
+    operator: await addCertificate(operator, 'Operator Own Private Certificate'),
+  };
+
+  const victim = await holder.browser.client.apiKeys.create.mutate({ name: 'victim key' });
+
+  // SOL for /rpc transactions signed by each role's wallet (the operator has its own).
+  for (const a of [anonymous, holder, otherHolder, issuer]) {
+    await chain.sendTransaction(new Transaction().add(SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: a.keypair.publicKey, lamports: LAMPORTS_PER_SOL })), [], { kind: 'airdrop' });
+  }
+
+  return {
+    server,
+    dir,
+    actors,
+    pending,
+    verified,
+    verifiedRest,
+    minted: { ...mintedBase, arweaveUrl: minted.arweave_url, mintAddress: minted.mint_address },
+    rejected,
+    otherPending,
+    own,
+    victimKey: { id: victim.api_key.id, key: victim.key },
+    holderKeyIds: (await holder.browser.client.apiKeys.list.query()).map((k) => k.id),
+    holderEmail,
+    issuerName,
+    async close() {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// Tables whose rows prove "nothing written", beside footprint() (which counts certificates, jobs, logs,
+// chain transactions, blobs and chain records). Volatile columns are dropped: api_key.last_used_at is
+// touched by any authenticated REST call; sign-in nonces are free to issue.
+const TABLES = ['user', 'session', 'certificate', 'verification_job', 'api_key', 'mint_attempt', 'permanent_copy', 'contact_message', 'feedback'] as const;
+const VOLATILE: Record<string, string[]> = { api_key: ['last_used_at'] };
+
+/** Every row the matrix's calls could write, as comparable text (Kysely only: runs on any dialect). */
+export async function snapshot(server: Server) {
+  const db = server.services.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  const tables: Record<string, string> = {};
+  for (const t of TABLES) {
+    const rows = await db.selectFrom(t).selectAll().execute();
+    const clean = rows.map((r) => {
+      const o = { ...r };
+      for (const c of VOLATILE[t] ?? []) delete o[c];
+      return JSON.stringify(o, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    });
+    tables[t] = clean.sort().join('\n');
+  }
+  return { footprint: await footprint(server), tables };
+}
+
+export const sessionCookieOf = (a: Actor) => a.browser.jar.get(SESSION_COOKIE) ?? null;
