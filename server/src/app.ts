@@ -8,6 +8,7 @@ import type { Config } from './config';
 import { contextFactory } from './context';
 import { openDatabase } from './db';
 import { registerFileRoutes } from './http/files';
+import { registerHealthRoute } from './http/health';
 import { registerPermanentRoutes } from './http/permanent';
 import { registerSecurity } from './http/security';
 import { registerVerifyRoutes } from './http/verify';
@@ -109,7 +110,7 @@ export async function startServer(config: Config): Promise<Server> {
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
-  app.get('/healthz', async () => ({ ok: true, chain: chain.mode }));
+  registerHealthRoute(app, config);
   registerFileRoutes(app, services);
   await registerPermanentRoutes(app, services);
   registerVerifyRoutes(app, services);

@@ -191,4 +191,19 @@ describe('no session fixation', () => {
     await signIn(c, newWallet());
     expect((await sessionRows()).map((r) => r.token_hash)).not.toContain(sha(fresh));
   });
+
+  it("signing in removes the wallet's expired sessions; its live sessions elsewhere stay", async () => {
+    const w = newWallet();
+    const [laptop, phone, tablet] = [makeClient(server.url), makeClient(server.url), makeClient(server.url)];
+    await signIn(laptop, w);
+    await signIn(phone, w);
+    const db = server.services.db;
+    await db.updateTable('session').set({ expires_at: Date.now() - 1000 }).where('token_hash', '=', sha(laptop.jar.get('attesta_session')!)).execute();
+    await signIn(tablet, w);
+    const hashes = (await sessionRows()).map((r) => r.token_hash);
+    expect(hashes).not.toContain(sha(laptop.jar.get('attesta_session')!));
+    expect(hashes).toContain(sha(phone.jar.get('attesta_session')!));
+    expect(hashes).toContain(sha(tablet.jar.get('attesta_session')!));
+    expect((await phone.client.auth.me.query())?.wallet_address).toBe(w.address);
+  });
 });

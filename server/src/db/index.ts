@@ -11,6 +11,7 @@ import * as m0004 from './migrations/2026-11-22T1000-api-keys';
 import * as m0005 from './migrations/2026-11-22T1100-rpc-journal';
 import * as m0006 from './migrations/2026-11-22T1110-job-owner';
 import * as m0007 from './migrations/2026-11-22T1200-soak-indexes';
+import * as m0008 from './migrations/2026-11-22T1300-housekeeping-indexes';
 
 export type Db = Kysely<DB>;
 export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1100-rpc-journal': m0005,
   '2026-11-22T1110-job-owner': m0006,
   '2026-11-22T1200-soak-indexes': m0007,
+  '2026-11-22T1300-housekeeping-indexes': m0008,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -86,6 +86,8 @@ export async function signIn(db: Kysely<Database>, p: { address: string; message
       await trx.insertInto('user').values(user).execute();
     }
     if (p.replaceTokenHash) await trx.deleteFrom('session').where('token_hash', '=', p.replaceTokenHash).execute();
+    // Expired sessions are refused anyway; removing this user's keeps the table from growing forever.
+    await trx.deleteFrom('session').where('user_id', '=', user.id).where('expires_at', '<', now).execute();
     const token = randomToken(43);
     await trx
       .insertInto('session')
