@@ -1,6 +1,6 @@
 // Shell of the signed-in routes: shadcn sidebar on desktop (Ctrl/Cmd+B, state in a 7-day cookie),
 // a top bar with a menu below 768 px. The wallet provider is mounted here (and on /login) only.
-import { type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { FileText, LayoutDashboard, Loader2, LogOut, SearchCheck, ShieldCheck, User } from 'lucide-react';
 import {
@@ -16,6 +16,7 @@ import {
   SidebarMenuItem,
   SidebarProvider,
   SidebarTrigger,
+  SIDEBAR_WIDTH,
   useSidebar,
 } from '../components/ui/sidebar';
 import { RequireAuth } from '../features/auth/RequireAuth';
@@ -120,10 +121,28 @@ function TopBar() {
   );
 }
 
+/**
+ * The floating feedback button (bottom left on every page) moves beside the open desktop sidebar, so
+ * it never covers the sidebar's footer (the wallet and Log Out). Pages without the sidebar keep the corner.
+ */
+function FloatingWidgetsBesideSidebar() {
+  const { state, isMobile } = useSidebar();
+  useEffect(() => {
+    const root = document.documentElement;
+    if (!isMobile && state === 'expanded') root.style.setProperty('--floating-left', `calc(${SIDEBAR_WIDTH} + 1.5rem)`);
+    else root.style.removeProperty('--floating-left');
+    return () => {
+      root.style.removeProperty('--floating-left');
+    };
+  }, [state, isMobile]);
+  return null;
+}
+
 export function SignedInShell({ children }: { children?: ReactNode }) {
   return (
     <WalletSessionProvider>
       <SidebarProvider>
+        <FloatingWidgetsBesideSidebar />
         <AppSidebar />
         <SidebarInset>
           <TopBar />

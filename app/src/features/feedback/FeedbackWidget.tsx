@@ -14,7 +14,7 @@ export function FeedbackWidget() {
     <>
       <Button
         variant="outline"
-        className="fixed bottom-4 left-4 z-40 h-11 rounded-full px-4 shadow-lg sm:bottom-6 sm:left-6"
+        className="fixed bottom-4 left-[var(--floating-left,1rem)] z-40 h-11 rounded-full px-4 shadow-lg sm:bottom-6 sm:left-[var(--floating-left,1.5rem)]"
         aria-label="Send feedback"
         aria-haspopup="dialog"
         aria-expanded={open}
