@@ -1,4 +1,4 @@
-// npm run bench:soak [--duration 10m] [--rate 20] [--url http://127.0.0.1:3000 [--pid <server pid>]]
+// [DATABASE_URL=postgres://…] npm run bench:soak [--duration 10m] [--rate 20] [--url http://127.0.0.1:3000 [--pid <server pid>]]
 // Fixed-rate open-loop mixed load (sign-ins with new wallets, certificate creates with unique real PDFs,
 // status polls until verified, public lookups) against one server; per-window latency/errors, the
 // server's memory every 10 s, its event-loop delay and the verification backlog; PASS/FAIL targets;
@@ -93,7 +93,9 @@ export function parseDuration(s: string): number {
 async function serveChild() {
   const dataDir = tmpDataDir();
   // Every simulated holder signs in from 127.0.0.1: lift the per-address sign-in limit for the load.
-  const server = await startTestServer(dataDir, { ATTESTA_WORKER: 'true', SIGN_IN_RATE_LIMIT_PER_IP: '1000000' });
+  // DATABASE_URL in the bench's environment soaks the PostgreSQL backend (an empty database) instead of SQLite.
+  const database: Record<string, string> = process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {};
+  const server = await startTestServer(dataDir, { ATTESTA_WORKER: 'true', SIGN_IN_RATE_LIMIT_PER_IP: '1000000', ...database });
   const eld = monitorEventLoopDelay({ resolution: 5 });
   eld.enable();
   const close = async () => {

@@ -94,7 +94,7 @@ export async function startServer(config: Config): Promise<Server> {
     trustProxy: config.trustProxy,
     // Over fastify's default (100), a long id/hash fell through to the /api/v1/* 404 ("No endpoint …")
     // instead of its handler's 400 that says what is wrong. Node's 16 KB header limit still caps URLs.
-    maxParamLength: 16 * 1024,
+    routerOptions: { maxParamLength: 16 * 1024 },
   });
   await app.register(fastifyCookie);
   registerSecurity(app, config); // security headers on every response; CSRF check for cookie-authenticated mutations
