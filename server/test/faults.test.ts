@@ -22,7 +22,7 @@ import { certForm, makeClient, makeImage, makePdf, newWallet, signIn, startTestS
 import { testDbKind } from './pg/database';
 import { violations, uploadedFiles } from './faults-support/check';
 import { killChildren, startChildServer } from './faults-support/child';
-import { startFaultyRpc } from './faults-support/rpc-proxy';
+import { startFlakyRpc } from './chain-rpc-support/proxy';
 import { toB64, walletSign } from './mint-support/flow';
 
 const claims = { title: 'Diploma in Nursing', institution_name: 'Northfield College', program_name: 'Adult Nursing', issue_date: '2024-07-12' };
@@ -320,13 +320,13 @@ describe('the orphan sweep', () => {
 
 describe('RPC chain (a second server on the first one’s /rpc)', () => {
   let a: Server;
-  let proxy: Awaited<ReturnType<typeof startFaultyRpc>>;
+  let proxy: Awaited<ReturnType<typeof startFlakyRpc>>;
   let b: Server;
   const dirA = () => a.services.config.dataDir;
 
   beforeAll(async () => {
     a = await start(dir());
-    proxy = await startFaultyRpc(`${a.url}/rpc`);
+    proxy = await startFlakyRpc(`${a.url}/rpc`);
     b = await start(dir(), {
       SOLANA_RPC_URL: proxy.url,
       CERTIFICATES_PROGRAM_ID: CERTIFICATES_PROGRAM_ID.toBase58(),
@@ -337,7 +337,7 @@ describe('RPC chain (a second server on the first one’s /rpc)', () => {
   }, 120_000);
   afterAll(() => proxy?.close());
 
-  const reset = () => Object.assign(proxy.state, { down: false, dropSends: false, heightOffset: 0 });
+  const reset = () => Object.assign(proxy.state, { down: false, dropSends: 0, heightOffset: 0 });
   const recordTxs = async (id: string) =>
     (await b.services.db.selectFrom('chain_transaction').select('signature').where('certificate_id', '=', id).where('kind', '=', 'record_verification').execute()).length;
   /** The next attempt is scheduled an hour ahead; tests make it due instead of waiting. */
@@ -416,7 +416,7 @@ describe('RPC chain (a second server on the first one’s /rpc)', () => {
     await signIn(c);
     const cert = await c.client.certificate.create.mutate(certForm(claims, { bytes: await pdfFor(), name: 'd.pdf' }));
     proxy.state.landed.clear();
-    Object.assign(proxy.state, { dropSends: true, heightOffset: 10_000 }); // every send lost, every blockhash past its last valid height
+    Object.assign(proxy.state, { dropSends: Infinity, heightOffset: 10_000 }); // every send lost, every blockhash past its last valid height
 
     const retrying = await notice(c, cert.id);
     expect(retrying.verification_details).toMatchObject({ retry: { state: 'retrying', problem: 'transaction_expired', attempt: 1 } });

@@ -1,6 +1,6 @@
 // A chain outage as the holder sees it, in a real browser. Server A runs the embedded chain and serves
 // it as Solana JSON-RPC at /rpc; server B (the real `npm start` entry, like A) runs in RPC mode against
-// A's /rpc through a proxy that can drop every connection (server/test/faults-support/rpc-proxy.ts).
+// A's /rpc through a proxy that can drop every connection (server/test/chain-rpc-support/proxy.ts).
 // The holder adds a certificate on B (the anchor lands), the proxy goes down after the pipeline's first
 // step and before its next chain read, and the detail page must say what is wrong and that it retries — not spin silently. When
 // the proxy is back the page turns Verified live, and exactly one verdict transaction reached the chain.
@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { CertificateStatus, decodeCertificate, fromHex } from '../../shared/program/codec';
 import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { certificatePda } from '../../shared/program/pda';
-import { startFaultyRpc } from '../../server/test/faults-support/rpc-proxy';
+import { startFlakyRpc } from '../../server/test/chain-rpc-support/proxy';
 import { ensureAppBuilt, startServer, type RunningServer } from './helpers/server';
 import { launchBrowser, newContext, screenshot, watchErrors } from './helpers/browser';
 import { certificatePdf, tempDir, type CertificateClaims } from './helpers/fixtures';
@@ -37,7 +37,7 @@ const RETRYING = /^The Solana network is not reachable; retrying automatically \
 describe.skipIf(!HAS_CHROMIUM)('chain outage during verification (server on an RPC chain)', () => {
   let a: RunningServer | undefined;
   let b: RunningServer | undefined;
-  let proxy: Awaited<ReturnType<typeof startFaultyRpc>> | undefined;
+  let proxy: Awaited<ReturnType<typeof startFlakyRpc>> | undefined;
   let browser: Browser | undefined;
   let page: Page;
   let errors: string[];
@@ -61,7 +61,7 @@ describe.skipIf(!HAS_CHROMIUM)('chain outage during verification (server on an R
   beforeAll(async () => {
     ensureAppBuilt();
     a = await startServer();
-    proxy = await startFaultyRpc(`${a.url}/rpc`);
+    proxy = await startFlakyRpc(`${a.url}/rpc`);
     b = await startServer({
       SOLANA_RPC_URL: proxy.url,
       CERTIFICATES_PROGRAM_ID: CERTIFICATES_PROGRAM_ID.toBase58(),

@@ -55,47 +55,24 @@ export function createLocalBlobStore(
     },
     /** Keys under a folder prefix (`photos/`) with their write time; temporary files are not keys. */
     async list(prefix) {
-      const out: StoredBlob[] = [];
-      const walk = async (dir: string, keyPrefix: string) => {
-        let entries;
-        try {
-          entries = await readdir(dir, { withFileTypes: true });
-        } catch (err) {
-          if (isMissing(err)) return;
-          throw err;
-        }
-        for (const e of entries) {
-          if (e.name.startsWith('.tmp-')) continue;
-          const key = keyPrefix + e.name;
-          if (e.isDirectory()) await walk(join(dir, e.name), `${key}/`);
-          else if (e.isFile()) out.push({ key, modifiedAt: (await stat(join(dir, e.name))).mtimeMs });
-        }
-      };
       const folder = prefix.replace(/\/+$/, '');
-      await walk(folder ? pathFor(folder) : root, folder ? `${folder}/` : '');
+      const start = folder ? pathFor(folder) : root;
+      const out: StoredBlob[] = [];
+      for await (const f of filesUnder(start)) {
+        if (f.name.startsWith('.tmp-')) continue;
+        const rel = f.path.slice(start.length + 1).split(sep).join('/');
+        out.push({ key: folder ? `${folder}/${rel}` : rel, modifiedAt: f.modifiedAt });
+      }
       return out;
     },
     /** Deletes the temporary files of writes killed mid-way (older than `before`, ms since epoch). */
     async removeStaleTemp(before) {
       let removed = 0;
-      const walk = async (dir: string) => {
-        let entries;
-        try {
-          entries = await readdir(dir, { withFileTypes: true });
-        } catch (err) {
-          if (isMissing(err)) return;
-          throw err;
-        }
-        for (const e of entries) {
-          const full = join(dir, e.name);
-          if (e.isDirectory()) await walk(full);
-          else if (e.name.startsWith('.tmp-') && (await stat(full)).mtimeMs < before) {
-            await rm(full, { force: true });
-            removed++;
-          }
-        }
-      };
-      await walk(root);
+      for await (const f of filesUnder(root)) {
+        if (!f.name.startsWith('.tmp-') || f.modifiedAt >= before) continue;
+        await rm(f.path, { force: true });
+        removed++;
+      }
       return removed;
     },
     async exists(key) {
@@ -112,4 +89,20 @@ export function createLocalBlobStore(
 function isMissing(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}
+
+/** Every file below `dir` (recursively) with its write time; a missing directory has none. */
+async function* filesUnder(dir: string): AsyncGenerator<{ path: string; name: string; modifiedAt: number }> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if (isMissing(err)) return;
+    throw err;
+  }
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) yield* filesUnder(full);
+    else if (e.isFile()) yield { path: full, name: e.name, modifiedAt: (await stat(full)).mtimeMs };
+  }
 }
