@@ -19,7 +19,8 @@ function newestMtime(dir) {
 }
 
 const sources = ['app/src', 'app/public', 'shared'].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
-const sourceTime = Math.max(...sources.map(newestMtime), fs.statSync(path.join(root, 'app/index.html')).mtimeMs);
+// The build's configuration counts as a source too (chunking, preload settings).
+const sourceTime = Math.max(...sources.map(newestMtime), ...['app/index.html', 'app/vite.config.ts'].map((f) => fs.statSync(path.join(root, f)).mtimeMs));
 if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sourceTime) process.exit(0);
 
 console.log('Building the web app (app/dist)…');

@@ -46,7 +46,10 @@ export interface Verdict {
     expiresAt: string | null;
     expired: boolean;
   };
+  /** The institution whose own key issued or confirmed the record (issuer_confirmed tier only). */
   issuer: null | { authority: string; address: string; name: string | null; uri: string | null; status: string; approved: boolean };
+  /** The institution the holder asked to confirm it, while it has not: never a confirmation. */
+  confirmationRequestedFrom?: null | { authority: string; address: string; name: string | null; uri: string | null; status: string; approved: boolean };
   nft: null | { mint: string; tokenAccount: string | null; held: boolean; amount: string; supply: string | null; metadataNamesHash: boolean };
   steps: Step[];
 }
@@ -156,6 +159,7 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
 
   // Issuer.
   let issuer: Verdict['issuer'] = null;
+  let confirmationRequestedFrom: Verdict['issuer'] = null;
   if (cert.issuer && issuerAddr) {
     const ia = got(issuerAddr);
     let decoded: IssuerAccount | null = null;
@@ -167,10 +171,17 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
       }
     }
     const st = decoded ? (ISSUER_STATUS[decoded.status] ?? `unknown(${decoded.status})`) : 'missing';
-    issuer = { authority: cert.issuer.toBase58(), address: issuerAddr.toBase58(), name: decoded?.name ?? null, uri: decoded?.uri || null, status: st, approved: decoded?.status === IssuerStatus.Approved };
+    const named = { authority: cert.issuer.toBase58(), address: issuerAddr.toBase58(), name: decoded?.name ?? null, uri: decoded?.uri || null, status: st, approved: decoded?.status === IssuerStatus.Approved };
     const who = decoded ? `"${decoded.name}"${decoded.uri ? ` (${decoded.uri})` : ''}` : `authority ${cert.issuer.toBase58()} (no issuer account found)`;
-    // An issuer suspended after confirming does not undo the recorded verdict: a warning, not a failure.
-    steps.push({ step: 'issuer', result: issuer.approved ? 'pass' : 'warn', detail: `${who}, ${st}.` });
+    if (cert.tier === TrustTier.IssuerConfirmed) {
+      // An issuer suspended after confirming does not undo the recorded verdict: a warning, not a failure.
+      issuer = named;
+      steps.push({ step: 'issuer', result: named.approved ? 'pass' : 'warn', detail: `${who}, ${st}; its own key issued or confirmed this record.` });
+    } else {
+      confirmationRequestedFrom = named;
+      // Below the issuer-confirmed tier the record names the institution the holder asked: not a confirmation.
+      steps.push({ step: 'issuer', result: 'info', detail: `confirmation requested from ${who} (${st}); not confirmed by it.` });
+    }
   } else {
     steps.push({ step: 'issuer', result: 'info', detail: 'none named on chain.' });
   }
@@ -245,6 +256,7 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
       expired,
     },
     issuer,
+    confirmationRequestedFrom,
     nft,
     steps,
   };

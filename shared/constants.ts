@@ -1,6 +1,8 @@
 // Product constants shared by the server and the app (SEED-SPEC.md §9, PRODUCT.md).
 
-export const CERTIFICATE_STATUSES = ['pending', 'verified', 'rejected'] as const;
+// The seed's three, plus the two the chain can impose afterwards: revoked (by the issuer or the
+// operator) and superseded (the institution issued the same file to its rightful holder).
+export const CERTIFICATE_STATUSES = ['pending', 'verified', 'rejected', 'revoked', 'superseded'] as const;
 export type CertificateStatusName = (typeof CERTIFICATE_STATUSES)[number];
 
 export const VERIFICATION_STEPS = ['hash_verification', 'document_checks', 'issuer_verification', 'chain_record'] as const;

@@ -1,9 +1,12 @@
-// Links to the Solana Explorer for mint addresses and transactions (SEED-SPEC: the mint address
-// opens the explorer's address page). Local chains use the explorer's custom-cluster form.
+// Links to a block explorer for addresses (mints, records) and transactions (SEED-SPEC: the mint
+// address opens the explorer's address page). Public clusters use Solana Explorer; a local chain
+// (the embedded chain, or a validator on the server's machine) cannot be reached from a visitor's
+// browser through Solana Explorer, so it links to the app's own read-only explorer instead
+// (/explorer/address/:address, /explorer/tx/:signature), served by the same server as the chain.
 
 export type NamedCluster = 'mainnet-beta' | 'devnet' | 'testnet';
-/** A named public cluster, or the JSON-RPC URL of any other chain (localnet, the embedded chain). */
-export type ExplorerCluster = NamedCluster | { customUrl: string };
+/** A named public cluster, or this app's own explorer at `inApp` (an origin, or '' for same-origin links). */
+export type ExplorerCluster = NamedCluster | { inApp: string };
 
 const EXPLORER = 'https://explorer.solana.com';
 
@@ -13,24 +16,25 @@ const KNOWN_RPC: Array<[RegExp, NamedCluster]> = [
   [/^https:\/\/api\.testnet\.solana\.com\/?$/, 'testnet'],
 ];
 
-function query(cluster: ExplorerCluster): string {
-  if (typeof cluster === 'object') return `?cluster=custom&customUrl=${encodeURIComponent(cluster.customUrl)}`;
+function query(cluster: NamedCluster): string {
   if (cluster === 'mainnet-beta') return ''; // the explorer's default
   if (cluster === 'devnet' || cluster === 'testnet') return `?cluster=${cluster}`;
   throw new Error(`Unknown cluster: ${String(cluster)}`);
 }
 
-export const explorerAddressUrl = (address: string, cluster: ExplorerCluster) => `${EXPLORER}/address/${encodeURIComponent(address)}${query(cluster)}`;
-export const explorerTxUrl = (signature: string, cluster: ExplorerCluster) => `${EXPLORER}/tx/${encodeURIComponent(signature)}${query(cluster)}`;
+const base = (cluster: { inApp: string }) => cluster.inApp.replace(/\/+$/, '');
+
+export const explorerAddressUrl = (address: string, cluster: ExplorerCluster) =>
+  typeof cluster === 'object' ? `${base(cluster)}/explorer/address/${encodeURIComponent(address)}` : `${EXPLORER}/address/${encodeURIComponent(address)}${query(cluster)}`;
+export const explorerTxUrl = (signature: string, cluster: ExplorerCluster) =>
+  typeof cluster === 'object' ? `${base(cluster)}/explorer/tx/${encodeURIComponent(signature)}` : `${EXPLORER}/tx/${encodeURIComponent(signature)}${query(cluster)}`;
 
 /**
- * The cluster for a server's chain: a public cluster's RPC URL maps to its name; any other RPC URL
- * is a custom cluster; the embedded chain (no RPC URL) is served at `<publicBaseUrl>/rpc`.
+ * The explorer for a server's chain: a public cluster's RPC URL maps to its name (Solana Explorer);
+ * any other chain — the embedded one (no RPC URL), a validator on localhost, a private cluster — is
+ * shown by the app's own explorer at `publicBaseUrl`.
  */
 export function explorerClusterFor(p: { rpcUrl?: string | null; publicBaseUrl: string }): ExplorerCluster {
-  if (p.rpcUrl) {
-    for (const [re, name] of KNOWN_RPC) if (re.test(p.rpcUrl)) return name;
-    return { customUrl: p.rpcUrl };
-  }
-  return { customUrl: `${p.publicBaseUrl.replace(/\/+$/, '')}/rpc` };
+  if (p.rpcUrl) for (const [re, name] of KNOWN_RPC) if (re.test(p.rpcUrl)) return name;
+  return { inApp: p.publicBaseUrl };
 }

@@ -5,6 +5,8 @@
 // exit 1 on FAIL. Without --url it starts its own server in a child process (temp data dir, port 0,
 // pipeline worker on) that reports over IPC, so memory and event-loop delay are the server's alone —
 // not this load generator's (whose PDFs are made before the load starts).
+// With --url, start that server with SIGN_IN_RATE_LIMIT_PER_IP and CERTIFICATE_RATE_LIMIT_PER_IP raised
+// (e.g. 1000000): every simulated holder comes from this machine's one address.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -92,10 +94,12 @@ export function parseDuration(s: string): number {
 /** Child side (`--serve`): starts the server, answers probes over IPC until told to close. */
 async function serveChild() {
   const dataDir = tmpDataDir();
-  // Every simulated holder signs in from 127.0.0.1: lift the per-address sign-in limit for the load.
+  // Every simulated holder signs in and adds certificates from 127.0.0.1: lift the per-address sign-in
+  // and certificate limits for the load. The per-wallet certificate limits stay at their defaults (the
+  // load spreads creates over its wallets, ~1.5 each: see prepareCreate), so their checks are measured.
   // DATABASE_URL in the bench's environment soaks the PostgreSQL backend (an empty database) instead of SQLite.
   const database: Record<string, string> = process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {};
-  const server = await startTestServer(dataDir, { ATTESTA_WORKER: 'true', SIGN_IN_RATE_LIMIT_PER_IP: '1000000', ...database });
+  const server = await startTestServer(dataDir, { ATTESTA_WORKER: 'true', SIGN_IN_RATE_LIMIT_PER_IP: '1000000', CERTIFICATE_RATE_LIMIT_PER_IP: '1000000', ...database });
   const eld = monitorEventLoopDelay({ resolution: 5 });
   eld.enable();
   const close = async () => {
@@ -207,8 +211,13 @@ async function drive(opts: SoakOptions, base: string, probe: (reset: boolean) =>
   // load (the mix's expected creates + 6σ) so the generator does not compete with the server for CPU.
   const newPdf = () => makePdf([claims.institution_name, claims.title, claims.program_name]);
   const pdfs: Uint8Array[] = [];
+  // Creates go to the pooled holder with the fewest so far, as real holders each add a few: with sign-ins
+  // at 2/3 of the create rate every wallet adds 1–2 certificates, far under the per-wallet limits
+  // (CERTIFICATE_RATE_LIMIT_PER_WALLET, ATTESTA_DAILY_ANCHORS_PER_WALLET), at any rate and duration.
+  const createsBy = new WeakMap<Client, number>();
   async function prepareCreate(): Promise<() => Promise<void>> {
-    const owner = pool[Math.floor(Math.random() * pool.length)];
+    const owner = pool.reduce((a, b) => ((createsBy.get(b) ?? 0) < (createsBy.get(a) ?? 0) ? b : a));
+    createsBy.set(owner, (createsBy.get(owner) ?? 0) + 1);
     const pdf = pdfs.pop() ?? (await newPdf());
     const fd = certForm(claims, { bytes: pdf, name: 'soak.pdf', type: 'application/pdf' });
     return async () => {

@@ -7,6 +7,7 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import type { Config } from './config';
 import { contextFactory } from './context';
 import { openDatabase } from './db';
+import { registerBodyLimit } from './http/body-limit';
 import { registerFileRoutes } from './http/files';
 import { registerHealthRoute } from './http/health';
 import { registerPermanentRoutes } from './http/permanent';
@@ -14,11 +15,15 @@ import { registerSecurity } from './http/security';
 import { registerVerifyRoutes } from './http/verify';
 import { registerRestApi } from './rest';
 import { installTransactionJournal, registerJsonRpc } from './rpc';
+import { journalEvents } from './rpc/journal';
+import { ChainSync } from './services/chain-sync';
+import { RpcChain } from './services/chain/rpc';
 import { appRouter, type AppRouter } from './router';
 import type { Services } from './services';
 import { createChain } from './services/chain';
 import { reconcileMints } from './services/mint';
 import { closeOcr } from './services/ocr';
+import { closeDocumentReaders } from './services/documents';
 import { supportServiceFor } from './services/support';
 import { signInLimiterFor } from './services/auth';
 import { seedDemoData } from './services/demo/seed';
@@ -26,23 +31,6 @@ import { openBlobStore, startOrphanBlobSweeper } from './services/blobs';
 import { EventBus } from './services/verification/events';
 import { VerificationQueue } from './services/verification/queue';
 import { VerificationWorker } from './services/verification/worker';
-
-// Uploads are at most 10 MB; the multipart stream reaches tRPC unparsed, so cap it here.
-const MAX_REQUEST_BYTES = 25 * 1024 * 1024;
-
-function limitUploadSize(app: FastifyInstance, limit: number) {
-  // tRPC needs the raw IncomingMessage as the body, so the stream cannot be wrapped: require a
-  // declared length for uploads (browsers and fetch always send one) and refuse it when too large.
-  app.addHook('onRequest', async (req, reply) => {
-    if (!/^multipart\//.test(req.headers['content-type'] ?? '')) return;
-    if (req.url.startsWith('/api/')) return; // the REST API limits its own uploads, in its own error shape
-    const declared = req.headers['content-length'];
-    const fail = (status: number, code: string, message: string) =>
-      reply.code(status).send({ error: { message, code: -32600, data: { code, httpStatus: status } } });
-    if (declared === undefined) return fail(411, 'BAD_REQUEST', 'Uploads need a Content-Length header.');
-    if (Number(declared) > limit) return fail(413, 'PAYLOAD_TOO_LARGE', `The request is too large (max ${limit / 1024 / 1024} MB).`);
-  });
-}
 
 /**
  * tRPC's fastify adapter replies with a web Response, which fastify streams as a chunked body in
@@ -67,6 +55,8 @@ export interface Server {
   url: string;
   /** What start-up found and repaired (mints finished from the chain record after a crash). */
   startup: { reconciledMints: Awaited<ReturnType<typeof reconcileMints>> };
+  /** Keeps rows in line with what others change on chain; `idle()` resolves once it has caught up. */
+  chainSync: ChainSync;
   close(): Promise<void>;
 }
 
@@ -80,6 +70,17 @@ export async function startServer(config: Config): Promise<Server> {
   const blobs = openBlobStore(config);
   const services: Services = { config, db, chain, blobs, bus: new EventBus(), queue: new VerificationQueue(db, {}, config.instanceId) };
   if (config.demoData) await seedDemoData(services);
+  // Rows follow changes others make on chain (revocations, confirmations, supersedes).
+  const chainSync = new ChainSync(services, {
+    intervalMs: config.chainSyncIntervalMs,
+    subscribe: (listener) => {
+      const events = journalEvents(chain);
+      events.on('landed', listener);
+      return () => events.off('landed', listener);
+    },
+    connection: chain instanceof RpcChain ? chain.connection : undefined,
+  });
+  await chainSync.start();
   // A crash between a mint's submit and its DB write is finished here, from the chain record.
   const reconciled = await reconcileMints(services);
   if (reconciled.errors.length) console.warn('mint reconcile:', reconciled.errors);
@@ -98,7 +99,7 @@ export async function startServer(config: Config): Promise<Server> {
   });
   await app.register(fastifyCookie);
   registerSecurity(app, config); // security headers on every response; CSRF check for cookie-authenticated mutations
-  limitUploadSize(app, MAX_REQUEST_BYTES);
+  registerBodyLimit(app); // every request body is counted and stopped at 25 MB, whatever its headers say
   bufferWebResponses(app);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
@@ -119,10 +120,20 @@ export async function startServer(config: Config): Promise<Server> {
 
   // The web app, when it has been built; unknown non-API paths fall back to index.html (SPA).
   if (fs.existsSync(path.join(config.appDistDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: config.appDistDir, wildcard: false });
+    await app.register(fastifyStatic, {
+      root: config.appDistDir,
+      wildcard: false,
+      // The page is revalidated on every visit (a deploy shows at once); hashed assets never change.
+      cacheControl: false,
+      setHeaders(res, file) {
+        const asset = file.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
     app.setNotFoundHandler((req, reply) => {
-      // `/api` alone is the API documentation page of the app; `/api/...` is the REST API.
-      if (req.method === 'GET' && !/^\/(trpc|files|permanent|healthz|rpc)(\/|$)|^\/api\//.test(req.url)) return reply.sendFile('index.html');
+      // `/api` alone is the API documentation page of the app; `/api/...` is the REST API. HEAD answers
+      // like GET (link previewers and uptime checks use it).
+      if ((req.method === 'GET' || req.method === 'HEAD') && !/^\/(trpc|files|permanent|healthz|rpc)(\/|$)|^\/api\//.test(req.url)) return reply.sendFile('index.html');
       return reply.code(404).send({ error: 'Not found' });
     });
   }
@@ -138,13 +149,16 @@ export async function startServer(config: Config): Promise<Server> {
     services,
     url,
     startup: { reconciledMints: reconciled },
+    chainSync,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
       await worker.stop();
+      await chainSync.stop();
       await sweeper.stop();
       await closeOcr(); // the OCR worker thread must not outlive the server
+      await closeDocumentReaders(); // nor the document reader processes
       await chain.close();
       await db.destroy();
     },

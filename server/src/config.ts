@@ -33,6 +33,14 @@ const envSchema = z.object({
   TRUST_PROXY: bool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   APP_DIST_DIR: z.string().min(1).default('app/dist'),
+  // How often an external chain is polled for changes others made to certificate records (services/chain-sync).
+  ATTESTA_CHAIN_SYNC_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(10_000),
+  // Certificate creation limits (services/certificates/limits.ts) and fair verification (verification/queue.ts).
+  CERTIFICATE_RATE_LIMIT_PER_WALLET: z.coerce.number().int().min(1).default(20),
+  CERTIFICATE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  CERTIFICATE_RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).default(600),
+  ATTESTA_DAILY_ANCHORS_PER_WALLET: z.coerce.number().int().min(1).default(20),
+  ATTESTA_VERIFICATION_JOBS_PER_HOLDER: z.coerce.number().int().min(1).default(1),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -55,6 +63,10 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   appDistDir: string;
+  /** RPC chains: how often the program's transactions are polled to keep rows in line with the chain. */
+  chainSyncIntervalMs: number;
+  /** Certificates per wallet and per client address per window, anchors per wallet per 24 h, running verification jobs per holder. */
+  limits: { createPerWallet: number; createPerIp: number; createWindowMs: number; dailyAnchorsPerWallet: number; verificationJobsPerHolder: number };
   env: Record<string, string | undefined>;
 }
 
@@ -86,6 +98,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     appDistDir: path.resolve(e.APP_DIST_DIR),
+    chainSyncIntervalMs: e.ATTESTA_CHAIN_SYNC_INTERVAL_MS,
+    limits: {
+      createPerWallet: e.CERTIFICATE_RATE_LIMIT_PER_WALLET,
+      createPerIp: e.CERTIFICATE_RATE_LIMIT_PER_IP,
+      createWindowMs: e.CERTIFICATE_RATE_LIMIT_WINDOW_SEC * 1000,
+      dailyAnchorsPerWallet: e.ATTESTA_DAILY_ANCHORS_PER_WALLET,
+      verificationJobsPerHolder: e.ATTESTA_VERIFICATION_JOBS_PER_HOLDER,
+    },
     env,
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CreateFastifyContextOptions } from '@trpc/server/adapters/fastify';
 import { SESSION_COOKIE } from '../../shared/constants';
 import type { Services } from './services';
-import { userForSession } from './services/auth';
+import { listenOrigin, localHosts, userForSession } from './services/auth';
 import type { UserRow } from './db/schema';
 
 export interface Session {
@@ -12,8 +12,12 @@ export interface Session {
 
 export interface ContextInner extends Services {
   session: Session | null;
-  /** e.g. http://localhost:3000 — for links and the sign-in message. */
+  /**
+   * e.g. http://localhost:3000 — for links shown to the user (share links, file and explorer links),
+   * never for anything permanent (services/mint/origin.ts) nor the sign-in message (services/auth/origin.ts).
+   */
   origin: string;
+  /** The authority of `origin`. */
   host: string;
   secure: boolean;
   req?: FastifyRequest;
@@ -31,10 +35,20 @@ export async function createContextInner(p: Services & { session?: Session | nul
   };
 }
 
+/**
+ * The origin for links in this request's answers: ATTESTA_PUBLIC_ORIGIN when set; otherwise the
+ * address the user opened when it is one of this server's own (localhost, 127.0.0.1, its HOST), so a
+ * link works where the user is; a Host header naming anything else (forged, or a proxy's) falls back
+ * to the server's listen origin — a sender's Host never appears in a link.
+ */
 export function requestOrigin(services: Services, req: FastifyRequest) {
-  const host = req.headers.host ?? `localhost:${services.config.port}`;
   const secure = req.protocol === 'https';
-  return { host, secure, origin: services.config.publicOrigin ?? `${secure ? 'https' : 'http'}://${host}` };
+  const { config } = services;
+  if (config.publicOrigin) return { host: new URL(config.publicOrigin).host, secure, origin: config.publicOrigin };
+  const host = (req.headers.host ?? '').toLowerCase();
+  if (localHosts(config, req).includes(host)) return { host, secure, origin: `${secure ? 'https' : 'http'}://${host}` };
+  const origin = listenOrigin(config, req);
+  return { host: new URL(origin).host, secure, origin };
 }
 
 export async function sessionFromRequest(services: Services, req: FastifyRequest): Promise<Session | null> {

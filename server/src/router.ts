@@ -1,6 +1,7 @@
 import { apiKeysRouter } from './routers/api-keys';
 import { authRouter } from './routers/auth';
 import { certificateRouter } from './routers/certificate';
+import { explorerRouter } from './routers/explorer';
 import { mintRouter } from './routers/mint';
 import { supportRouter } from './routers/support';
 import { profileRouter } from './routers/profile';
@@ -16,6 +17,7 @@ export const appRouter = router({
   mint: mintRouter,
   support: supportRouter,
   apiKeys: apiKeysRouter,
+  explorer: explorerRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -53,6 +53,8 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['trpc certificate.byId (caller\'s own)',                { anonymous: 401, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['trpc certificate.byId (pending) · API key as bearer',  { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
   ['trpc certificate.logs (verified)',                     { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
+  ['trpc certificate.attempts (rejected)',                 { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
+  ['trpc certificate.updateClaims (rejected)',             { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['trpc certificate.stats',                               { anonymous: 401, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['trpc certificate.startVerification (pending)',         { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['trpc certificate.retryVerification (rejected)',        { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
@@ -61,6 +63,8 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['trpc public.verifyById (verified)',                    { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['trpc public.verifyByHash (verified)',                  { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['trpc public.verifyFile (verified)',                    { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
+  ['trpc explorer.address (minted record)',               { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
+  ['trpc explorer.transaction (mint)',                     { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['trpc mint.links (minted)',                             { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['trpc mint.prepare (verified)',                         { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['trpc mint.submit (verified, holder-signed)',           { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
@@ -278,6 +282,21 @@ const SPECS: Record<string, Spec> = {
     call: (w, a) => trpc(a, 'query', 'certificate.logs', { id: w.verified.id }),
     check: (_w, _a, r) => expect(data(r).map((l: { verification_step: string }) => l.verification_step)).toEqual(expect.arrayContaining(['hash_verification', 'document_checks', 'issuer_verification'])),
   },
+  'trpc certificate.attempts (rejected)': {
+    call: (w, a) => trpc(a, 'query', 'certificate.attempts', { id: w.rejected.id }),
+    check: (w, _a, r) => {
+      expect(data(r)[0]).toMatchObject({ number: 1, state: 'done', outcome: 'rejected' });
+      expect(data(r)[0].logs.every((l: { certificate_id: string }) => l.certificate_id === w.rejected.id)).toBe(true);
+    },
+  },
+  'trpc certificate.updateClaims (rejected)': {
+    writes: true,
+    call: (w, a) => trpc(a, 'mutation', 'certificate.updateClaims', { id: w.claims.id, ...claims('Matrix Corrected Certificate') }),
+    async check(w, _a, r) {
+      expect(await certRow(w, w.claims.id)).toMatchObject({ title: 'Matrix Corrected Certificate', verification_status: 'pending' });
+      expect((await jobsOf(w, w.claims.id)).find((j) => j.id === data(r).job_id)?.status).toBe('queued');
+    },
+  },
   'trpc certificate.stats': {
     call: (_w, a) => trpc(a, 'query', 'certificate.stats'),
     async check(w, a, r) {
@@ -329,6 +348,22 @@ const SPECS: Record<string, Spec> = {
       return trpc(a, 'mutation', 'public.verifyFile', fd);
     },
     check: (_w, _a, r) => expect(data(r).status).toBe('verified'),
+  },
+  'trpc explorer.address (minted record)': {
+    // The chain is public: its accounts and the certificate a record belongs to (as public.verifyByHash says).
+    public: true,
+    setup: async (w) => (await certRow(w, w.minted.id)).record_address,
+    call: (_w, a, address) => trpc(a, 'query', 'explorer.address', { address }),
+    check: (w, _a, r) => {
+      expect(data(r).account).toMatchObject({ kind: 'certificate', type_name: 'Certificate' });
+      expect(data(r).certificate).toMatchObject({ id: w.minted.id, role: 'record' });
+    },
+  },
+  'trpc explorer.transaction (mint)': {
+    public: true,
+    setup: async (w) => (await certRow(w, w.minted.id)).mint_signature,
+    call: (_w, a, signature) => trpc(a, 'query', 'explorer.transaction', { signature }),
+    check: (_w, _a, r) => expect(data(r).instructions.map((i: { name: string }) => i.name)).toContain('mint_certificate'),
   },
   'trpc mint.links (minted)': {
     call: (w, a) => trpc(a, 'query', 'mint.links', { id: w.minted.id }),
@@ -558,7 +593,7 @@ function secretsFor(w: World, role: Role): string[] {
   const of = (...ts: ({ id: string; title: string; sha256: string } | null)[]) => ts.flatMap((t) => (t ? [t.id, t.title, t.sha256] : []));
   const owned: Record<Role, string[]> = {
     anonymous: [],
-    holder: [...of(w.pending, w.verified, w.verifiedRest, w.minted, w.rejected), w.holderEmail, ...w.holderKeyIds, A(w).holder.userId!],
+    holder: [...of(w.pending, w.verified, w.verifiedRest, w.minted, w.rejected, w.claims), w.holderEmail, ...w.holderKeyIds, A(w).holder.userId!],
     otherHolder: of(w.otherPending),
     issuer: of(w.own.issuer),
     operator: of(w.own.operator),

@@ -41,12 +41,12 @@ describe('embedded chain', () => {
     expect((await chain.readCertificate(hash))?.holder.equals(holder)).toBe(true);
 
     // Rejected twice with the same reason (Try Again): identical instructions still get distinct signatures.
-    const a = await chain.recordVerification({ hash, verified: false, reasonCode: 2, issuerAuthority: null }, { kind: 'record_verification' });
-    const b = await chain.recordVerification({ hash, verified: false, reasonCode: 2, issuerAuthority: null }, { kind: 'record_verification' });
+    const a = await chain.recordVerification({ hash, verified: false, reasonCode: 2 }, { kind: 'record_verification' });
+    const b = await chain.recordVerification({ hash, verified: false, reasonCode: 2 }, { kind: 'record_verification' });
     expect(a.signature).not.toBe(b.signature);
-    await chain.recordVerification({ hash, verified: true, reasonCode: 0, issuerAuthority: null }, { kind: 'record_verification' });
+    await chain.recordVerification({ hash, verified: true, reasonCode: 0 }, { kind: 'record_verification' });
     expect((await chain.readCertificate(hash))?.status).toBe(CertificateStatus.Verified);
-    const again = await chain.recordVerification({ hash, verified: true, reasonCode: 0, issuerAuthority: null }, { kind: 'record_verification' }).catch((e) => e);
+    const again = await chain.recordVerification({ hash, verified: true, reasonCode: 0 }, { kind: 'record_verification' }).catch((e) => e);
     expect((again as ChainError).errorName).toBe('AlreadyVerified');
   });
 

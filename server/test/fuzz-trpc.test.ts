@@ -197,20 +197,22 @@ describe(`fuzz: every tRPC procedure (seed ${FC_SEED})`, () => {
     expectPrototypeClean();
   });
 
-  it('a multipart upload without Content-Length (411), over the limit (413) or with a broken body (400) writes nothing', async () => {
+  it('a multipart upload without Content-Length is read like any other (400), over the limit (413, declared or chunked) or with a broken body (400) writes nothing', async () => {
     await f.a.ensureSignedIn();
+    const chunked = (parts: Uint8Array[]) => new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) });
+    const big = new Uint8Array(1024 * 1024).fill(0x41);
     const cases: [string, RequestInit, number][] = [
       [
-        'no length',
-        {
-          method: 'POST',
-          headers: { cookie: f.a.cookie(), 'content-type': 'multipart/form-data; boundary=xyz' },
-          body: new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('--xyz--\r\n')), c.close()) }),
-          duplex: 'half',
-        } as RequestInit,
-        411,
+        'no length, empty form',
+        { method: 'POST', headers: { cookie: f.a.cookie(), 'content-type': 'multipart/form-data; boundary=xyz' }, body: chunked([new TextEncoder().encode('--xyz--\r\n')]), duplex: 'half' } as RequestInit,
+        400,
       ],
       ['over the limit', { method: 'POST', headers: { cookie: f.a.cookie(), 'content-type': 'multipart/form-data; boundary=xyz', 'content-length': String(26 * 1024 * 1024) }, body: '--xyz--\r\n' }, 413],
+      [
+        'no length, over the limit, content type in capitals',
+        { method: 'POST', headers: { cookie: f.a.cookie(), 'content-type': 'MULTIPART/FORM-DATA; boundary=xyz' }, body: chunked([new TextEncoder().encode('--xyz\r\nContent-Disposition: form-data; name="certificate_file"; filename="a.pdf"\r\n\r\n'), ...Array(30).fill(big)]), duplex: 'half' } as RequestInit,
+        413,
+      ],
       ['broken body', { method: 'POST', headers: { cookie: f.a.cookie(), 'content-type': 'multipart/form-data; boundary=xyz' }, body: '--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nunterminated' }, 400],
     ];
     for (const [what, init, status] of cases) {

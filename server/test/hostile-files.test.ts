@@ -76,6 +76,9 @@ const DAMAGED = (why: string) => new RegExp(`^This PDF is damaged or incomplete 
 const PDF_AS_PHOTO: [number, RegExp] = [415, /^This photo is a PDF, which is not accepted\. Please upload a JPG, PNG, GIF or WEBP file\.$/];
 const TOO_BIG = (w: number, h: number): [number, RegExp] => [400, new RegExp(`^This image is too large \\(${w} × ${h} pixels\\)\\. The maximum is 40 megapixels; please resize it and re-upload\\.$`)];
 
+const ANIMATED = (what: 'photo' | 'image', frames: number, w: number, h: number, mpx: number) =>
+  new RegExp(`^This animated ${what} has ${frames} frames of ${w} × ${h} pixels \\(${mpx} megapixels in all\\)\\. The maximum is 40 megapixels for all frames together; please upload a still (photo|image)`);
+
 const CASES: Case[] = [
   { name: 'PDF with /OpenAction JavaScript (in an object stream)', file: H.pdfWithOpenActionJavaScript, fileName: 'js.pdf', certificate: [400, /^This PDF contains JavaScript, which a certificate cannot carry\. Please export it again without scripts/], photo: PDF_AS_PHOTO },
   { name: 'PDF with document-level JavaScript (/Names)', file: H.pdfWithNamedJavaScript, fileName: 'named-js.pdf', certificate: [400, /^This PDF contains JavaScript/], photo: PDF_AS_PHOTO },
@@ -91,6 +94,13 @@ const CASES: Case[] = [
   { name: 'PDF with arrays nested 100,000 deep', file: () => H.pdfDeepArrays(100_000), fileName: 'deep.pdf', certificate: [400, DAMAGED('its structure is nested too deeply')], photo: PDF_AS_PHOTO },
   { name: 'PDF with arrays nested 500 deep (parseable)', file: () => H.pdfDeepArrays(500), fileName: 'deep500.pdf', certificate: [400, DAMAGED('its structure is nested too deeply')], photo: PDF_AS_PHOTO },
   { name: 'PDF with dictionaries nested 50,000 deep', file: () => H.pdfDeepDicts(50_000), fileName: 'deepdict.pdf', certificate: [400, DAMAGED('its structure is nested too deeply')], photo: PDF_AS_PHOTO },
+  {
+    name: 'PDF whose content stream inflates to 300 MB (a decompression bomb of ~300 KB)',
+    file: () => H.pdfFlateBomb(300_000_000),
+    fileName: 'bomb.pdf',
+    certificate: [400, /^This PDF is too complex to check: its compressed contents expand to more than 50 MB when opened \(a certificate's take a few MB\)\. Please export it again \(for example with "Print to PDF"\) and re-upload\.$/],
+    photo: PDF_AS_PHOTO,
+  },
   { name: 'PNG header claiming 100,000 × 100,000', file: () => H.pngHeaderBomb(100_000, 100_000), fileName: 'bomb.png', certificate: TOO_BIG(100_000, 100_000), photo: TOO_BIG(100_000, 100_000) },
   { name: 'real PNG pixel bomb, 20,000 × 20,000 black (400 MB decoded)', file: () => H.pngPixelBomb(20_000, 20_000), fileName: 'real-bomb.png', certificate: TOO_BIG(20_000, 20_000), photo: TOO_BIG(20_000, 20_000) },
   { name: 'JPEG header claiming 65,000 × 65,000', file: H.jpegHeaderBomb, fileName: 'bomb.jpg', certificate: TOO_BIG(65_000, 65_000), photo: TOO_BIG(65_000, 65_000) },
@@ -101,6 +111,20 @@ const CASES: Case[] = [
     fileName: 'big-avatar.png',
     certificate: [0, /accepted/], // checked in its own test below: it is a valid certificate image
     photo: [400, /^This photo is too large \(5000 × 5000 pixels\)\. The maximum is 4096 × 4096 pixels; please resize it and re-upload\.$/],
+  },
+  {
+    name: 'animated GIF, 12 frames of 2,000 × 2,000 (48 Mpx in all, each frame fine)',
+    file: () => H.animatedImage('gif', 2000, 2000, 12),
+    fileName: 'frames.gif',
+    certificate: [415, /^This file is a GIF image, which is not accepted\. Please upload a PDF, JPG, JPEG, PNG or WEBP file\.$/],
+    photo: [400, ANIMATED('photo', 12, 2000, 2000, 48)],
+  },
+  {
+    name: 'animated WEBP, 12 frames of 2,000 × 2,000 (48 Mpx in all, each frame fine)',
+    file: () => H.animatedImage('webp', 2000, 2000, 12),
+    fileName: 'frames.webp',
+    certificate: [400, ANIMATED('image', 12, 2000, 2000, 48)],
+    photo: [400, ANIMATED('photo', 12, 2000, 2000, 48)],
   },
   { name: '1-byte file', file: () => new Uint8Array([0x25]), fileName: 'one.pdf', certificate: [415, /^This file type is not supported\. Please upload a PDF, JPG, JPEG, PNG or WEBP file\.$/], photo: [415, /^This photo type is not supported\./] },
   { name: 'PNG renamed .pdf', file: H.smallPng, fileName: 'diploma.pdf', certificate: [400, /^This file is named \.pdf but its content is a PNG image\. Please upload the original file\.$/], photo: [400, /^This file is named \.pdf but its content is a PNG image/] },
@@ -202,6 +226,26 @@ describe('hostile files on every upload path', () => {
     global.gc?.();
     const grownMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
     expect(grownMb).toBeLessThan(350);
+  });
+});
+
+describe('animated images within the limit', () => {
+  it('an animated photo of a few small frames is accepted and keeps its frames', async () => {
+    const { default: sharp } = await import('sharp');
+    // Five different frames (identical ones would be merged when the photo is re-encoded).
+    const frames = await Promise.all([0, 1, 2, 3, 4].map((i) => sharp({ create: { width: 64, height: 64, channels: 3, background: { r: i * 60, g: 80, b: 200 } } }).png().toBuffer()));
+    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const fd = new FormData();
+    fd.set('photo', new File([new Uint8Array(gif)], 'wave.gif', { type: 'image/gif' }));
+    const me = await browser.client.profile.uploadPhoto.mutate(fd);
+    const res = await fetch(`${server.url}${me.profile_image_url}`);
+    expect(res.status).toBe(200);
+    expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).pages).toBe(5);
+  });
+
+  it('an animated WEBP certificate within the limit becomes a one-page PDF', async () => {
+    const cert = await browser.client.certificate.create.mutate(certForm(details, { bytes: await H.animatedImage('webp', 600, 400, 3), name: 'moving.webp' }));
+    expect(cert.file_name).toBe('moving.pdf');
   });
 });
 

@@ -29,7 +29,7 @@ async function setup() {
   const b = await holderBrowser(server);
   const { cert } = await addCertificate(b);
   const user = await server.services.db.selectFrom('user').selectAll().where('wallet_address', '=', b.wallet.address).executeTakeFirstOrThrow();
-  const ctx: MintContext = { ...server.services, origin: server.url };
+  const ctx: MintContext = { ...server.services, permanentOrigin: server.url };
   const prepared = await prepareMint(ctx, user, cert.id);
   const signed = toB64(walletSign(prepared.transaction, b.holder));
   return { dir, server, b, cert, user, ctx, prepared, signed };

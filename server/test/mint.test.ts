@@ -50,11 +50,12 @@ describe('mint through the holder wallet', () => {
     const res = await alice.mint.submit.mutate({ id: cert.id, signedTransaction: toB64(signed) });
     expect(res.mint_address).toBe(prepared.mint_address);
     expect(res.transaction_signature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
-    expect(res.arweave_url).toMatch(new RegExp(`^${server.url}/permanent/[0-9a-f]{64}$`));
-    expect(res.explorer_address_url).toBe(
-      `https://explorer.solana.com/address/${res.mint_address}?cluster=custom&customUrl=${encodeURIComponent(`${server.url}/rpc`)}`,
-    );
-    expect(res.explorer_tx_url).toContain(`/tx/${res.transaction_signature}?cluster=custom`);
+    // Permanent links name the server's listen origin (localhost for HOST 127.0.0.1), not the address this client used.
+    const permanentBase = `http://localhost:${new URL(server.url).port}`;
+    expect(res.arweave_url).toMatch(new RegExp(`^${permanentBase}/permanent/[0-9a-f]{64}$`));
+    // The embedded chain: the app's own explorer, on the origin the user opened.
+    expect(res.explorer_address_url).toBe(`${server.url}/explorer/address/${res.mint_address}`);
+    expect(res.explorer_tx_url).toBe(`${server.url}/explorer/tx/${res.transaction_signature}`);
 
     // The DB row, the chain record and the registry agree.
     const row = await alice.client.certificate.byId.query({ id: cert.id });
@@ -78,12 +79,15 @@ describe('mint through the holder wallet', () => {
     const pdfRes = await fetch(res.arweave_url!);
     expect(pdfRes.status).toBe(200);
     expect(pdfRes.headers.get('content-type')).toBe('application/pdf');
-    expect(pdfRes.headers.get('cache-control')).toContain('immutable');
+    expect(pdfRes.headers.get('cache-control')).toBe('public, max-age=3600');
     expect(Buffer.from(await pdfRes.arrayBuffer()).equals(Buffer.from(pdf))).toBe(true);
     const metaRes = await fetch(nft.uri);
     expect(metaRes.headers.get('content-type')).toMatch(/^application\/json/);
     const meta = await metaRes.json();
-    expect(meta).toMatchObject({ name: longTitle, symbol: 'ATST', external_url: row.verification_url, properties: { files: [{ uri: res.arweave_url, type: 'application/pdf' }] } });
+    const verifyUrl = `${permanentBase}/view/${cert.user_id}/${cert.id}`;
+    expect(row.verification_url).toBe(`${server.url}/view/${cert.user_id}/${cert.id}`); // the share link: the address the user is on
+    expect(nft.uri).toMatch(new RegExp(`^${permanentBase}/permanent/[0-9a-f]{64}$`));
+    expect(meta).toMatchObject({ name: longTitle, symbol: 'ATST', external_url: verifyUrl, properties: { files: [{ uri: res.arweave_url, type: 'application/pdf' }] } });
     const attr = Object.fromEntries(meta.attributes.map((a: { trait_type: string; value: string }) => [a.trait_type, a.value]));
     expect(attr).toMatchObject({
       Institution: 'Harbor Institute',
@@ -91,7 +95,7 @@ describe('mint through the holder wallet', () => {
       'Issue Date': '2025-03-03',
       'SHA-256': cert.sha256,
       'Record Address': cert.record_address,
-      'Verification URL': row.verification_url,
+      'Verification URL': verifyUrl,
     });
 
     // Soulbound: the holder's own transfer is refused by Token-2022.

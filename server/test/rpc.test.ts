@@ -12,7 +12,7 @@ import {
 import bs58 from 'bs58';
 import { CERTIFICATE_LEN, CertificateStatus, decodeCertificate, fromHex, TrustTier } from '../../shared/program/codec';
 import { certificatePda } from '../../shared/program/pda';
-import { demoHolderKey } from '../src/services/demo/seed';
+import { loadOrCreateDemoKeys } from '../src/services/demo/keys';
 import { tmpDataDir } from './helpers';
 import { rpcCall, startRpcServer } from './rpc-helpers';
 import Fastify from 'fastify';
@@ -22,6 +22,8 @@ import { registerJsonRpc } from '../src/rpc';
 // JSON-RPC bodies for the protocol's edges. Demo data: cert-1 verified, cert-2 pending, cert-3 rejected.
 
 const dataDir = tmpDataDir();
+// This installation's demo holder (random per data dir, kept in demo-keys.json).
+const demoHolderKey = () => loadOrCreateDemoKeys(dataDir).holder;
 let s: Awaited<ReturnType<typeof startRpcServer>>;
 let conn: Connection;
 const connect = (url: string) => new Connection(url, { commitment: 'confirmed', wsEndpoint: url.replace(/^http/, 'ws') });
@@ -205,6 +207,33 @@ describe('JSON-RPC: transactions', () => {
     expect((err as SendTransactionError).logs?.join('\n')).toMatch(/insufficient lamports/);
     // Nothing landed.
     expect(await conn.getBalance(recipient)).toBe(123_456_789 + 1000);
+  });
+
+  it('makes a new blockhash once a slot for callers, keeps recent ones valid, and refuses unknown ones (BlockhashNotFound)', async () => {
+    const elsewhere = Keypair.generate().publicKey; // not `recipient`: later tests count its balance
+    const first = (await conn.getLatestBlockhash()).blockhash;
+    await new Promise((r) => setTimeout(r, 450)); // one slot later
+    const second = (await conn.getLatestBlockhash()).blockhash;
+    expect(second).not.toBe(first);
+    expect((await conn.isBlockhashValid(first)).value).toBe(true);
+    expect((await conn.isBlockhashValid(bs58.encode(new Uint8Array(32).fill(3)))).value).toBe(false);
+    // A transaction under the older blockhash still lands: a wallet that fetched it before has not lost it.
+    const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: first }).add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: elsewhere, lamports: LAMPORTS_PER_SOL / 100 }));
+    tx.sign(payer);
+    expect(await conn.sendRawTransaction(tx.serialize())).toBe(bs58.encode(tx.signature!));
+    // A made-up blockhash: refused before running, as a validator does.
+    const stale = new Transaction({ feePayer: payer.publicKey, recentBlockhash: bs58.encode(new Uint8Array(32).fill(3)) }).add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: elsewhere, lamports: LAMPORTS_PER_SOL / 100 + 1 }));
+    stale.sign(payer);
+    const raw = await rpcCall(s.url, body('sendTransaction', [stale.serialize().toString('base64'), { encoding: 'base64' }]));
+    expect(raw.json.error).toMatchObject({ code: -32002, message: 'Transaction simulation failed: Blockhash not found', data: { err: 'BlockhashNotFound' } });
+    // The same transaction refused for its state can be retried: the wallet gets a fresh blockhash.
+    const failing = () => new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: elsewhere, lamports: 500 * LAMPORTS_PER_SOL }));
+    for (let i = 0; i < 2; i++) {
+      // Before, the second try waited for a blockhash that never came ("Unable to obtain a new blockhash").
+      const e = await sendAndConfirmTransaction(conn, failing(), [payer]).catch((x) => x);
+      expect(e).toBeInstanceOf(SendTransactionError);
+      expect((e as SendTransactionError).logs?.join('\n')).toMatch(/insufficient lamports/);
+    }
   });
 
   it('simulates unsigned transactions (sigVerify false) without changing state', async () => {

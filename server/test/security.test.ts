@@ -1,5 +1,6 @@
 // Security headers, CSRF protection of cookie-authenticated mutations, and no session fixation.
 import fs from 'node:fs';
+import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
@@ -30,13 +31,27 @@ function post(c: ReturnType<typeof makeClient> | null, path: string, body: unkno
   return c ? c.fetch(`${server.url}/trpc/${path}`, init) : fetch(`${server.url}/trpc/${path}`, init);
 }
 
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Headers }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        res.resume();
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: h }));
+      })
+      .on('error', reject);
+  });
+}
+
+const common = (h: Headers) => {
+  expect(h.get('x-content-type-options')).toBe('nosniff');
+  expect(h.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  expect(h.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(h.get('permissions-policy')).toMatch(/camera=\(\)/);
+};
+
 describe('security headers', () => {
-  const common = (h: Headers) => {
-    expect(h.get('x-content-type-options')).toBe('nosniff');
-    expect(h.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-    expect(h.get('cross-origin-opener-policy')).toBe('same-origin');
-    expect(h.get('permissions-policy')).toMatch(/camera=\(\)/);
-  };
 
   it('the SPA pages carry the strict CSP and may not be framed', async () => {
     for (const p of ['/', '/verification', '/login', '/view/u_x/c_y']) {
@@ -70,6 +85,37 @@ describe('security headers', () => {
     expect(file.headers.get('content-security-policy')).toBe(FILE_CSP);
     expect(file.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     common(file.headers);
+  });
+});
+
+describe('revalidated and HEAD pages (a browser reload, a link previewer)', () => {
+  it('a 304 for a cached page carries no CSP, so the page keeps its own (the resource CSP once blanked every reload)', async () => {
+    for (const p of ['/', '/dashboard', '/view/u_x/c_y']) {
+      const first = await fetch(`${server.url}${p}`);
+      expect(first.headers.get('content-security-policy'), p).toBe(PAGE_CSP);
+      expect(first.headers.get('cache-control'), p).toBe('no-cache');
+      const etag = first.headers.get('etag');
+      const lastModified = first.headers.get('last-modified');
+      expect(etag ?? lastModified, p).toBeTruthy();
+      // node:http, as a browser revalidates (fetch adds `cache-control: no-cache` to conditional requests).
+      const again = await rawGet(`${server.url}${p}`, etag ? { 'if-none-match': etag } : { 'if-modified-since': lastModified! });
+      expect(again.status, p).toBe(304);
+      expect(again.headers.get('content-security-policy'), p).toBeNull();
+      expect(again.headers.get('x-frame-options'), p).toBeNull();
+      common(again.headers);
+    }
+  });
+
+  it('HEAD on an app route answers like GET, without a body', async () => {
+    for (const p of ['/dashboard', '/certificates/c_1', '/view/u_x/c_y', '/']) {
+      const res = await fetch(`${server.url}${p}`, { method: 'HEAD' });
+      expect(res.status, p).toBe(200);
+      expect(res.headers.get('content-type'), p).toMatch(/text\/html/);
+      expect(res.headers.get('content-security-policy'), p).toBe(PAGE_CSP);
+      expect(await res.text(), p).toBe('');
+    }
+    // The API stays JSON (no page under /api/v1 or /trpc).
+    expect((await fetch(`${server.url}/api/v1/nope`, { method: 'HEAD' })).status).toBe(404);
   });
 });
 

@@ -99,15 +99,62 @@ describe('sign-in rate limits', () => {
     expect((await trpc('127.0.0.1', 'auth.nonce', { address: newWallet().address })).status).toBe(429);
   });
 
-  it('auth.nonce per wallet: 2 per window whichever client asks', async () => {
+  // Was "2 per window whichever client asks": that bucket was anyone's to empty (see the next test),
+  // so the wallet limit is now per (wallet, client).
+  it('auth.nonce per wallet: 2 per window from one client; another wallet from that client is fine', async () => {
     freshWindow();
     const w = newWallet();
     expect((await trpc('127.0.0.1', 'auth.nonce', { address: w.address })).status).toBe(200);
-    expect((await trpc('127.0.0.2', 'auth.nonce', { address: w.address })).status).toBe(200);
-    const r = await trpc('127.0.0.3', 'auth.nonce', { address: w.address });
+    expect((await trpc('127.0.0.1', 'auth.nonce', { address: w.address })).status).toBe(200);
+    const r = await trpc('127.0.0.1', 'auth.nonce', { address: w.address });
     expect(errorOf(r)).toEqual({ status: 429, code: 'TOO_MANY_REQUESTS', message: 'Too many sign-in attempts for this wallet. Try again in 30 seconds.' });
-    // Another wallet from that same client is fine: the client itself is under its limit.
-    expect((await trpc('127.0.0.3', 'auth.nonce', { address: newWallet().address })).status).toBe(200);
+    // 20 s later the client has a token again (3 per 60 s) but this wallet's bucket not yet (2 per 60 s):
+    // another wallet from that same client is fine.
+    advance(20_000);
+    expect((await trpc('127.0.0.1', 'auth.nonce', { address: newWallet().address })).status).toBe(200);
+  });
+
+  it("a stranger's nonce requests for the owner's wallet do not lock the owner out (tRPC and REST)", async () => {
+    freshWindow();
+    const owner = newWallet();
+    // Mallory asks for the owner's address from two clients until each of her buckets is empty…
+    for (const from of ['127.0.0.20', '127.0.0.21']) {
+      expect((await trpc(from, 'auth.nonce', { address: owner.address })).status).toBe(200);
+      expect((await postFrom(from, '/api/v1/auth/nonce', { wallet_address: owner.address })).status).toBe(200);
+      expect(errorOf(await trpc(from, 'auth.nonce', { address: owner.address })).status).toBe(429);
+      expect((await postFrom(from, '/api/v1/auth/nonce', { wallet_address: owner.address })).status).toBe(429);
+    }
+    // …and the owner, on their own connection, still gets a message and signs in, on both interfaces.
+    const n = await trpc('127.0.0.22', 'auth.nonce', { address: owner.address });
+    expect(n.status).toBe(200);
+    const { message } = n.body.result.data;
+    const signedIn = await trpc('127.0.0.22', 'auth.signIn', { address: owner.address, message, signature: owner.sign(message) });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.result.data.user.wallet_address).toBe(owner.address);
+    const rest = await postFrom('127.0.0.23', '/api/v1/auth/nonce', { wallet_address: owner.address });
+    expect(rest.status).toBe(200);
+    const connect = await postFrom('127.0.0.23', '/api/v1/auth/connect', { wallet_address: owner.address, message: rest.body.message, signature: owner.sign(rest.body.message) });
+    expect(connect.status).toBe(200);
+    expect(connect.body.user.wallet_address).toBe(owner.address);
+  });
+
+  it('the per-client limit still holds across wallets: a client naming many wallets gets 429 after 3', async () => {
+    freshWindow();
+    const victim = newWallet();
+    for (let i = 0; i < 3; i++) expect((await trpc('127.0.0.24', 'auth.nonce', { address: newWallet().address })).status).toBe(200);
+    const rows = await nonceCount();
+    expect(errorOf(await trpc('127.0.0.24', 'auth.nonce', { address: victim.address }))).toEqual({
+      status: 429,
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Too many sign-in attempts. Try again in 20 seconds.',
+    });
+    expect(await nonceCount()).toBe(rows);
+    // And bad signatures for one wallet are capped per client whatever the wallet (3 here), so trying many signatures needs many clients.
+    const { message } = (await trpc('127.0.0.25', 'auth.nonce', { address: victim.address })).body.result.data;
+    for (let i = 0; i < 3; i++) expect((await trpc('127.0.0.26', 'auth.signIn', { address: victim.address, message, signature: newWallet().sign(message) })).status).toBe(401);
+    expect((await trpc('127.0.0.26', 'auth.signIn', { address: victim.address, message, signature: newWallet().sign(message) })).status).toBe(429);
+    // The stranger's failures did not burn the victim's nonce nor their ability to sign in.
+    expect((await trpc('127.0.0.25', 'auth.signIn', { address: victim.address, message, signature: victim.sign(message) })).status).toBe(200);
   });
 
   it('auth.signIn: its own bucket; failed attempts count; another client still signs in', async () => {
@@ -146,12 +193,12 @@ describe('sign-in rate limits', () => {
     const connect = await postFrom('127.0.0.1', '/api/v1/auth/connect', { wallet_address: w.address, message: n.body.message, signature: w.sign(n.body.message) });
     expect(connect.status).toBe(429);
     expect(connect.body.error.code).toBe('rate_limited');
-    // Per wallet on REST too: two nonces for one wallet, the third refused.
+    // Per (wallet, client) on REST too, shared with tRPC: two nonces for one wallet from one client, the third refused.
     freshWindow();
     const v = newWallet();
     expect((await postFrom('127.0.0.4', '/api/v1/auth/nonce', { wallet_address: v.address })).status).toBe(200);
-    expect((await postFrom('127.0.0.5', '/api/v1/auth/nonce', { wallet_address: v.address })).status).toBe(200);
-    expect((await postFrom('127.0.0.6', '/api/v1/auth/nonce', { wallet_address: v.address })).body.error.message).toBe(
+    expect((await trpc('127.0.0.4', 'auth.nonce', { address: v.address })).status).toBe(200);
+    expect((await postFrom('127.0.0.4', '/api/v1/auth/nonce', { wallet_address: v.address })).body.error.message).toBe(
       'Too many sign-in attempts for this wallet. Try again in 30 seconds.',
     );
   });

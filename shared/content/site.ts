@@ -5,7 +5,7 @@ export const SUPPORT_EMAIL = 'support@attesta.app';
 export const CONTACT_ADDRESS = 'India';
 export const LIVE_CHAT_HOURS = 'Monday to Friday, 9am - 5pm PST';
 export const PRIVACY_POLICY_LAST_UPDATED = 'April 20, 2025';
-export const APP_VERSION = 'v0.0.1';
+export { APP_VERSION } from './version';
 
 /** The three wallet apps named as supported (wallet-standard wallets). */
 export const SUPPORTED_WALLETS = ['Phantom', 'Solflare', 'Backpack'] as const;

@@ -5,5 +5,7 @@ export * from './codec';
 export * from './reasons';
 export * from './discriminators';
 export * from './mint';
+export * from './instructions';
+export * from './events';
 export * from './idl';
 export * from './errors';

@@ -41,3 +41,23 @@ export function isReasonCode(n: number): n is ReasonCode {
 export function reasonName(n: number): string {
   return isReasonCode(n) ? REASON_NAMES[n] : `unknown(${n})`;
 }
+
+/** Plain words for each reason, as a verdict or a holder's page says it ("Rejected: …", "Revoked: …"). */
+export const REASON_TEXT: Record<ReasonCode, string> = {
+  0: 'no reason given',
+  1: 'the stored file does not match the hash recorded on chain',
+  2: 'the document does not name what was claimed',
+  3: 'the document shows signs of having been edited',
+  4: 'the institution named on the record is not an approved issuer',
+  5: 'the document could not be read',
+  6: "it breaks the platform's rules",
+  10: 'revoked by the institution that issued it',
+  11: 'revoked as fraudulent',
+  12: "revoked at the holder's request",
+  13: 'superseded by a newer certificate',
+  255: 'another reason',
+};
+
+export function reasonText(n: number): string {
+  return isReasonCode(n) ? REASON_TEXT[n] : `reason code ${n}`;
+}

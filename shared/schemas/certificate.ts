@@ -37,6 +37,13 @@ export type ListCertificatesInput = z.infer<typeof listCertificatesInput>;
 
 export const certificateByIdInput = z.object({ id: certificateId });
 
+/**
+ * The holder corrects what they claimed (a mistyped title, institution or program): the same file is
+ * verified again against the new details. The same fields and messages as the create form.
+ */
+export const updateClaimsInput = certificateDetails.extend({ id: certificateId });
+export type UpdateClaimsInput = z.infer<typeof updateClaimsInput>;
+
 export const publicViewInput = z.object({ userId: z.string().trim().min(1).max(64), certificateId });
 export const verifyByIdInput = z.object({ certificateId });
 export const verifyByHashInput = z.object({ sha256: sha256Hex });

@@ -53,10 +53,30 @@ export interface CertificateDto {
 export interface VerificationLogDto {
   id: string;
   certificate_id: string;
+  /** The verification run (job) this step belongs to: one job is one attempt. */
+  job_id: string;
   verification_step: string;
   status: LogStatus;
   details: { message: string; [key: string]: unknown };
   created_at: string;
+}
+
+/** One verification run of a certificate (a job) with the steps it logged. */
+export interface VerificationAttemptDto {
+  job_id: string;
+  /** 1 for the first run of this certificate, 2 for the next, … */
+  number: number;
+  /** queued/running: under way; done: it reached a result; failed: it gave up after its retries. */
+  state: 'queued' | 'running' | 'done' | 'failed';
+  /**
+   * What the run concluded, from its own steps: verified, rejected, or awaiting_confirmation (the
+   * content could not be read); for the latest finished run, a status the chain imposed (revoked,
+   * superseded). Null while under way, or when a run left no verdict (it failed, or was overtaken).
+   */
+  outcome: 'verified' | 'rejected' | 'awaiting_confirmation' | 'revoked' | 'superseded' | null;
+  started_at: string;
+  finished_at: string | null;
+  logs: VerificationLogDto[];
 }
 
 export interface CertificateStatsDto {
@@ -90,7 +110,8 @@ export interface PublicCertificateDto {
   created_at: string;
 }
 
-export type VerdictStatus = 'verified' | 'rejected' | 'revoked' | 'expired' | 'pending' | 'not_found';
+/** `superseded`: the file's record now belongs to another holder (the institution issued it to them). */
+export type VerdictStatus = 'verified' | 'rejected' | 'revoked' | 'superseded' | 'expired' | 'pending' | 'not_found';
 
 export interface ChainTxDto {
   kind: string;
@@ -112,7 +133,10 @@ export interface VerdictDto {
   tier: TrustTierName;
   reason_code: number;
   reason: string | null;
+  /** The institution whose own key issued or confirmed the record (issuer-confirmed tier only). */
   issuer: { authority: string; name: string | null; uri: string | null; status: string | null } | null;
+  /** The institution the holder asked to confirm it, while it has not (never a confirmation). */
+  confirmation_requested_from: { authority: string; name: string | null; uri: string | null; status: string | null } | null;
   holder_wallet: string | null;
   verifier: string | null;
   nft_mint: string | null;

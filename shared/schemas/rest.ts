@@ -125,14 +125,17 @@ export const restHashParams = z.object({ sha256: sha256Hex });
 export const restVerdict = z
   .object({
     valid: z.boolean().describe('True only when the chain record exists, is verified, not revoked and not expired'),
-    status: z.enum(['verified', 'rejected', 'revoked', 'expired', 'pending', 'not_found']),
+    status: z.enum(['verified', 'rejected', 'revoked', 'superseded', 'expired', 'pending', 'not_found']),
     integrity: z.enum(['match', 'mismatch', 'not_checked']),
     sha256: z.string().nullable(),
     record_address: z.string().nullable(),
     tier: z.enum(TRUST_TIERS),
     reason_code: z.number(),
     reason: z.string().nullable(),
-    issuer: z.object({}).catchall(z.unknown()).nullable(),
+    issuer: z.object({}).catchall(z.unknown()).nullable().describe('The institution whose own key issued or confirmed the record (issuer_confirmed tier only)'),
+    confirmation_requested_from: z
+      .object({}).catchall(z.unknown()).nullable()
+      .describe('The institution the holder asked to confirm the record, while it has not: not a confirmation'),
     holder_wallet: z.string().nullable(),
     verifier: z.string().nullable(),
     nft_mint: z.string().nullable(),

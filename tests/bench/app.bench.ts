@@ -28,6 +28,7 @@ const ROUTES: { route: string; modules: string[]; budget?: boolean }[] = [
   { route: '/ (landing)', modules: [] },
   { route: '/view/:userId/:certificateId', modules: ['features/public-view/PublicViewPage.tsx'], budget: true },
   { route: '/verification (visitor)', modules: ['features/verification/VerificationPage.tsx'], budget: true },
+  { route: '/explorer/address/:address', modules: ['features/explorer/ExplorerPage.tsx'] },
   { route: '/login', modules: ['features/auth/LoginPage.tsx'] },
   { route: '/dashboard', modules: ['layouts/SignedInLayout.tsx', 'features/dashboard/DashboardPage.tsx'] },
   { route: '/certificates', modules: ['layouts/SignedInLayout.tsx', 'features/certificates/CertificatesPage.tsx'] },

@@ -9,7 +9,8 @@ import { buildSoulboundMintInstructions } from '../../shared/program/mint';
 import { certificatePda } from '../../shared/program/pda';
 import { ReasonCode } from '../../shared/program/reasons';
 import { revokeCertificateIx } from '../../server/src/services/chain/instructions';
-import { DEMO_ISSUER_NAME, demoHolderKey } from '../../server/src/services/demo/seed';
+import { DEMO_ISSUER_NAME } from '../../server/src/services/demo/seed';
+import { loadOrCreateDemoKeys } from '../../server/src/services/demo/keys';
 import { tmpDataDir } from '../../server/test/helpers';
 import { startRpcServer } from '../../server/test/rpc-helpers';
 
@@ -45,12 +46,16 @@ async function verifiedCertificate(p: { holder?: Keypair; expiresAt?: bigint } =
   const hash = new Uint8Array(randomBytes(32));
   const holder = p.holder ?? Keypair.generate();
   await chain.anchorCertificate({ hash, holder: holder.publicKey, expiresAt: p.expiresAt }, { kind: 'anchor_certificate' });
-  await chain.recordVerification({ hash, verified: true, reasonCode: 0, issuerAuthority: null }, { kind: 'record_verification' });
+  await chain.recordVerification({ hash, verified: true, reasonCode: 0 }, { kind: 'record_verification' });
   return { hash, hex: toHex(hash), holder };
 }
 
+let dataDir: string;
+const demoHolderKey = () => loadOrCreateDemoKeys(dataDir).holder;
+
 beforeAll(async () => {
-  s = await startRpcServer(tmpDataDir());
+  dataDir = tmpDataDir();
+  s = await startRpcServer(dataDir);
   work = fs.mkdtempSync(path.join(tmpDataDir(), 'cli-'));
 });
 afterAll(async () => {

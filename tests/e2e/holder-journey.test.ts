@@ -327,6 +327,11 @@ describe.skipIf(!HAS_CHROMIUM)('holder journey in a real browser', () => {
     await screenshot(v, '14-verification-by-id');
     await checkA11y(v, 'verification');
     await v.getByRole('tab', { name: 'File' }).click();
+    // The certificate just looked up is in view: the file is compared with it.
+    await v.locator('input[type=file]').setInputFiles(files.pdf);
+    await expect.poll(() => v.getByTestId('compare-result').first().getAttribute('data-match'), { timeout: 15_000 }).toBe('true');
+    // On its own, the file is looked up by its fingerprint.
+    await v.getByRole('button', { name: 'Check the file alone' }).click();
     await v.locator('input[type=file]').setInputFiles(files.pdf);
     await expect.poll(() => v.getByTestId('file-hash').first().textContent(), { timeout: 15_000 }).toBe(expected);
     await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('true');

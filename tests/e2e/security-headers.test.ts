@@ -2,19 +2,15 @@
 // every page carries the security headers, and no CSP violation is reported (securitypolicyviolation
 // events and console errors) on the public pages, after a dev-wallet sign-in, on the dashboard and on
 // a certificate's detail page with the original PDF previewed in an iframe of /files.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Keypair } from '@solana/web3.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureAppBuilt, startServer, type RunningServer } from './helpers/server';
 import { launchBrowser, newContext } from './helpers/browser';
-import { injectDevWallet, signInWithDevWallet } from './helpers/wallet';
+import { demoHolder, injectDevWallet, signInWithDevWallet } from './helpers/wallet';
 import { visible } from './helpers/pw';
 
 const HAS_CHROMIUM = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
-// The demo holder (server/src/services/demo/seed.ts): owner of cert-1, verified.
-const demoHolder = () => Keypair.fromSeed(createHash('sha256').update('attesta-demo:holder').digest());
 const DEMO_USER_ID = 'u_demo';
 
 declare global {
@@ -41,7 +37,8 @@ describe.skipIf(!HAS_CHROMIUM)('security headers and CSP in a real browser', () 
         window.__cspViolations!.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
       });
     });
-    await injectDevWallet(context, demoHolder());
+    // This installation's demo holder (owner of cert-1, verified), from the server's data dir.
+    await injectDevWallet(context, demoHolder(server));
   }, 240_000);
 
   afterAll(async () => {

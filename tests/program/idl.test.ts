@@ -162,6 +162,21 @@ describe('IDL ↔ names (Anchor discriminators)', () => {
       const asHex = new RegExp(`\\[\\s*${ix.discriminator.map((b) => `0x${b.toString(16).padStart(2, '0')}`).join(',\\s*')}\\s*,?\\s*\\]`, 'i');
       expect(asLiteral.test(src) || asHex.test(src) || src.includes(`"global:${ix.name}"`), `no discriminator for ${ix.name} in Rust`).toBe(true);
     }
+    // …and the processor dispatches no instruction the IDL does not have.
+    const processor = readFileSync(`${SRC}/processor.rs`, 'utf8');
+    const arms = [...processor.matchAll(/^\s*(\w+)::DISCRIMINATOR => \1::process\(/gm)].map((m) => m[1]);
+    expect(arms.sort()).toEqual(idl.instructions.map((i) => i.name).sort());
+  });
+
+  it('Rust emits exactly the IDL\'s event discriminators (events.rs)', () => {
+    const src = readFileSync(`${SRC}/events.rs`, 'utf8');
+    const rust = [...src.matchAll(/pub const (\w+): \[u8; 8\] = \[([^\]]+)\];/g)].map((m) => ({
+      name: m[1],
+      discriminator: m[2].split(',').map((b) => Number(b.trim())),
+    }));
+    const screaming = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+    expect(rust.map((e) => e.name).sort()).toEqual(idl.events.map((e) => screaming(e.name)).sort());
+    for (const e of idl.events) expect(rust.find((r) => r.name === screaming(e.name))!.discriminator, e.name).toEqual(e.discriminator);
   });
 
   it('types/certificates.ts is the camelCase rendering of the IDL (regenerate with shared/program/types/generate.ts)', () => {
@@ -178,6 +193,12 @@ describe('IDL ↔ Rust error.rs ↔ SPEC.md errors', () => {
     const byCode = (a: { code: number }, b: { code: number }) => a.code - b.code;
     expect([...idl.errors].sort(byCode)).toEqual(specErrors().sort(byCode));
   });
+  it('codes never change: clients and stored transaction logs name errors by number', () => {
+    // Append new errors; never renumber or rename one.
+    // prettier-ignore
+    const stable: Record<number, string> = { 6000: 'InvalidInstruction', 6001: 'InvalidInstructionData', 6002: 'NotEnoughAccounts', 6003: 'MissingSignature', 6004: 'AccountNotWritable', 6005: 'InvalidAccountOwner', 6006: 'InvalidDiscriminator', 6007: 'InvalidPda', 6008: 'AccountAlreadyInitialized', 6009: 'InvalidProgramId', 6010: 'ArithmeticOverflow', 6011: 'AccountDataTooSmall', 6020: 'Unauthorized', 6021: 'NotAVerifier', 6022: 'VerifierListFull', 6023: 'VerifierNotFound', 6024: 'InvalidName', 6025: 'InvalidUri', 6030: 'IssuerNotApproved', 6031: 'IssuerSuspended', 6032: 'InvalidIssuerStatus', 6040: 'HashAlreadyAnchored', 6041: 'InvalidCertificateStatus', 6042: 'AlreadyVerified', 6043: 'CertificateRevoked', 6044: 'AlreadyRevoked', 6045: 'CertificateExpired', 6046: 'NotVerified', 6047: 'AlreadyMinted', 6048: 'NotHolder', 6049: 'NotAuthorizedToRevoke', 6050: 'AlreadyConfirmed', 6051: 'InvalidExpiry', 6052: 'InvalidReasonCode', 6053: 'ConfirmationNotRequested', 6060: 'InvalidMint', 6061: 'MintNotNonTransferable', 6062: 'MintAuthorityNotRevoked', 6063: 'InvalidSupply', 6064: 'MetadataMismatch', 6065: 'InvalidTokenAccount' };
+    expect(Object.fromEntries(idl.errors.map((e) => [e.code, e.name]))).toEqual(stable);
+  });
   it('codes start at Anchor\'s 6000 and are unique', () => {
     const codes = idl.errors.map((e) => e.code);
     expect(Math.min(...codes)).toBe(6000);
@@ -187,14 +208,18 @@ describe('IDL ↔ Rust error.rs ↔ SPEC.md errors', () => {
 
 describe('IDL ↔ SPEC.md instructions, accounts, events', () => {
   const spec = specInstructions();
-  it('has SPEC.md\'s ten instructions', () => {
-    expect(spec.map((i) => i.name).sort()).toEqual(idl.instructions.map((i) => i.name).sort());
-    expect(spec).toHaveLength(10);
+  it('has SPEC.md\'s eleven instructions, in SPEC.md\'s order', () => {
+    expect(spec.map((i) => i.name)).toEqual(idl.instructions.map((i) => i.name));
+    expect(spec.map((i) => i.index)).toEqual(spec.map((_, n) => n + 1));
+    expect(spec).toHaveLength(11);
   });
   it.each(spec.map((s) => [s.name, s]))('%s: args and accounts in SPEC.md order, with its signer/writable flags', (name, s) => {
     const ix = idl.instructions.find((i) => i.name === name)!;
     expect(ix.args.map((a) => ({ name: a.name, type: a.type }))).toEqual(s.args.map((a) => ({ name: a.name, type: specType(a.type) })));
     expect(ix.accounts.map((a) => ({ name: a.name, writable: !!a.writable, signer: !!a.signer, optional: !!a.optional }))).toEqual(s.accounts);
+  });
+  it('SPEC.md lists exactly the IDL\'s events', () => {
+    expect(specEvents().map((e) => e.name).sort()).toEqual(idl.events.map((e) => e.name).sort());
   });
   it.each(specEvents().map((e) => [e.name, e.fields]))('event %s has fields %j', (name, fields) => {
     const def = typeDef(name as string);

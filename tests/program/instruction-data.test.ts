@@ -26,7 +26,7 @@ describe.each(RUNTIMES)('instruction data [$name]', ({ start }) => {
     expectError(await raw(data), 'InvalidInstruction');
   });
 
-  it.each(['set_verifier', 'register_issuer', 'set_issuer_status', 'anchor_certificate', 'issue_certificate', 'confirm_certificate', 'record_verification', 'mint_certificate', 'revoke_certificate'])(
+  it.each(['set_verifier', 'register_issuer', 'set_issuer_status', 'anchor_certificate', 'issue_certificate', 'request_confirmation', 'confirm_certificate', 'record_verification', 'mint_certificate', 'revoke_certificate'])(
     '%s with no arguments: InvalidInstructionData',
     async (name) => {
       // Enough accounts for every instruction, so only the data can be at fault.

@@ -1,9 +1,10 @@
 import { Keypair } from '@solana/web3.js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CertificateStatus, IssuerStatus, TrustTier } from '../../shared/program/codec';
+import { CertificateStatus, IssuerStatus, TrustTier, type CertificateAccount } from '../../shared/program/codec';
+import { ReasonCode } from '../../shared/program/reasons';
 import { Attesta, aHash, withoutSignature } from './support/attesta';
 import { expectError, expectOk } from './support/expect';
-import { givenAnchored, givenIssuer, givenRegistry, type GivenIssuer } from './support/given';
+import { givenAnchored, givenConfirmed, givenIssued, givenIssuer, givenRegistry, givenRequested, givenVerified, type GivenCertificate, type GivenIssuer } from './support/given';
 import { b58, plain } from './support/plain';
 import { RUNTIMES } from './support/runtimes';
 
@@ -20,80 +21,251 @@ describe.each(RUNTIMES)('issue_certificate [$name]', ({ start }) => {
   });
   const issueIx = (over: Partial<Parameters<Attesta['issueCertificateIx']>[0]> = {}) =>
     t.issueCertificateIx({ hash, holder: holder.publicKey, authority: issuer.authority.publicKey, ...over });
+  const issueOver = async (c: GivenCertificate, by: GivenIssuer = issuer, to: Keypair = holder, expiresAt?: bigint) =>
+    t.send(await t.issueCertificateIx({ hash: c.hash, holder: to.publicKey, authority: by.authority.publicKey, expiresAt }), [by.authority]);
+  const revoke = async (c: GivenCertificate, by: Keypair) =>
+    expectOk(await t.send(await t.revokeCertificateIx({ hash: c.hash, authority: by.publicKey, reasonCode: ReasonCode.RevokedFraud }), [by]));
+  /** The record as a fresh issue by `by` to `to` at `now` would write it (bump unchanged). */
+  const issuedRecord = (before: CertificateAccount, to: Keypair, by: GivenIssuer, now: bigint, expiresAt = 0n) => ({
+    ...before,
+    holder: to.publicKey.toBase58(),
+    issuer: by.authority.publicKey.toBase58(),
+    verifier: by.authority.publicKey.toBase58(),
+    nftMint: null,
+    anchoredAt: now,
+    verifiedAt: now,
+    revokedAt: 0n,
+    expiresAt,
+    status: CertificateStatus.Verified,
+    tier: TrustTier.IssuerConfirmed,
+    reasonCode: 0,
+  });
+  const readable = (s: CertificateAccount) => ({ ...s, holder: b58(s.holder), issuer: b58(s.issuer), verifier: b58(s.verifier), nftMint: b58(s.nftMint) });
 
-  it('records a pending certificate naming the issuer authority', async () => {
-    const now = await t.rt.now();
-    // When
-    const res = await t.send(await issueIx({ expiresAt: now + 1000n }), [issuer.authority]);
-    // Then
-    expectOk(res);
-    const c = await t.certificateState(hash);
-    expect({ holder: b58(c.holder), issuer: b58(c.issuer), status: c.status, tier: c.tier, anchoredAt: c.anchoredAt, expiresAt: c.expiresAt }).toEqual({
-      holder: holder.publicKey.toBase58(),
-      issuer: issuer.authority.publicKey.toBase58(),
-      status: CertificateStatus.Pending,
-      tier: TrustTier.None,
-      anchoredAt: now,
-      expiresAt: now + 1000n,
-    });
-    expect((await t.registryState()).certificateCount).toBe(1n);
-    expect(plain(t.events(res))).toEqual([
-      {
-        name: 'certificateAnchored',
-        data: {
-          certificate: t.certificatePda(hash).toBase58(),
-          hash: Array.from(hash),
-          holder: holder.publicKey.toBase58(),
-          issuer: issuer.authority.publicKey.toBase58(),
-          expiresAt: now + 1000n,
+  describe('a new hash', () => {
+    it('records it already verified and issuer_confirmed, counted as anchored and verified', async () => {
+      const now = await t.rt.now();
+      // When
+      const res = await t.send(await issueIx({ expiresAt: now + 1000n }), [issuer.authority]);
+      // Then
+      expectOk(res);
+      const c = await t.certificateState(hash);
+      expect(readable(c)).toEqual(issuedRecord(c, holder, issuer, now, now + 1000n));
+      expect(await t.registryState()).toMatchObject({ certificateCount: 1n, verifiedCount: 1n });
+      expect(plain(t.events(res))).toEqual([
+        {
+          name: 'certificateAnchored',
+          data: {
+            certificate: t.certificatePda(hash).toBase58(),
+            hash: Array.from(hash),
+            holder: holder.publicKey.toBase58(),
+            issuer: issuer.authority.publicKey.toBase58(),
+            expiresAt: now + 1000n,
+          },
         },
-      },
-    ]);
+      ]);
+    });
+
+    it('refuses a pending issuer: IssuerNotApproved', async () => {
+      const pending = await givenIssuer(t, IssuerStatus.Pending);
+      const res = await t.send(await issueIx({ authority: pending.authority.publicKey }), [pending.authority]);
+      expectError(res, 'IssuerNotApproved');
+    });
+
+    it('refuses a suspended issuer: IssuerSuspended', async () => {
+      const suspended = await givenIssuer(t, IssuerStatus.Suspended);
+      const res = await t.send(await issueIx({ authority: suspended.authority.publicKey }), [suspended.authority]);
+      expectError(res, 'IssuerSuspended');
+      expect(await t.exists(t.certificatePda(hash))).toBe(false);
+    });
+
+    it('refuses a signer using another issuer\'s account: InvalidPda', async () => {
+      const impostor = Keypair.generate();
+      const res = await t.send(await issueIx({ authority: impostor.publicKey, issuer: issuer.issuer }), [impostor]);
+      expectError(res, 'InvalidPda');
+    });
+
+    it('refuses an authority that did not sign: MissingSignature', async () => {
+      const ix = withoutSignature(await issueIx(), issuer.authority.publicKey);
+      expectError(await t.send(ix, []), 'MissingSignature');
+    });
+
+    it('refuses the certificate PDA of another hash: InvalidPda', async () => {
+      expectError(await t.send(await issueIx({ certificate: t.certificatePda(aHash()) }), [issuer.authority]), 'InvalidPda');
+    });
+
+    it('refuses an expiry in the past: InvalidExpiry', async () => {
+      const now = await t.rt.now();
+      expectError(await t.send(await issueIx({ expiresAt: now - 60n }), [issuer.authority]), 'InvalidExpiry');
+    });
+
+    it('refuses an issuer account owned by another program: InvalidAccountOwner', async () => {
+      const acc = (await t.rt.getAccount(issuer.issuer))!;
+      await t.rt.setAccount(issuer.issuer, { lamports: acc.lamports, data: acc.data, owner: Keypair.generate().publicKey });
+      expectError(await t.send(await issueIx(), [issuer.authority]), 'InvalidAccountOwner');
+    });
   });
 
-  it('refuses a pending issuer: IssuerNotApproved', async () => {
-    const pending = await givenIssuer(t, IssuerStatus.Pending);
-    const res = await t.send(await issueIx({ authority: pending.authority.publicKey }), [pending.authority]);
-    expectError(res, 'IssuerNotApproved');
+  describe('an existing record without the institution\'s word is superseded', () => {
+    it('a pending record another wallet anchored: rewritten for the rightful holder, with both events', async () => {
+      const squatter = Keypair.generate();
+      const c = await givenAnchored(t, { holder: squatter });
+      const lamports = (await t.rt.getAccount(c.certificate))!.lamports;
+      await t.rt.setUnixTimestamp((await t.rt.now()) + 3600n);
+      const now = await t.rt.now();
+      const before = await t.certificateState(c.hash);
+      // When
+      const res = await issueOver(c, issuer, holder, now + 500n);
+      // Then
+      expectOk(res);
+      expect(readable(await t.certificateState(c.hash))).toEqual(issuedRecord(before, holder, issuer, now, now + 500n));
+      expect((await t.rt.getAccount(c.certificate))!.lamports).toBe(lamports);
+      // A record was re-verified, none was added.
+      expect(await t.registryState()).toMatchObject({ certificateCount: 1n, verifiedCount: 1n });
+      expect(plain(t.events(res))).toEqual([
+        {
+          name: 'certificateSuperseded',
+          data: {
+            certificate: c.certificate.toBase58(),
+            hash: Array.from(c.hash),
+            previousHolder: squatter.publicKey.toBase58(),
+            holder: holder.publicKey.toBase58(),
+            issuer: issuer.authority.publicKey.toBase58(),
+          },
+        },
+        {
+          name: 'certificateAnchored',
+          data: {
+            certificate: c.certificate.toBase58(),
+            hash: Array.from(c.hash),
+            holder: holder.publicKey.toBase58(),
+            issuer: issuer.authority.publicKey.toBase58(),
+            expiresAt: now + 500n,
+          },
+        },
+      ]);
+    });
+
+    it('a platform-verified record of another holder (a diploma PDF someone else obtained)', async () => {
+      const c = await givenVerified(t);
+      const before = await t.certificateState(c.hash);
+      const now = await t.rt.now();
+      expectOk(await issueOver(c));
+      expect(readable(await t.certificateState(c.hash))).toEqual(issuedRecord(before, holder, issuer, now));
+      expect(await t.registryState()).toMatchObject({ certificateCount: 1n, verifiedCount: 2n });
+    });
+
+    it('a rejected record, and a record the platform revoked: status, reason and revocation cleared', async () => {
+      const rejected = await givenAnchored(t);
+      expectOk(await t.send(await t.recordVerificationIx({ hash: rejected.hash, verifier: t.verifier.publicKey, verified: false, reasonCode: ReasonCode.TamperSuspected }), [t.verifier]));
+      const revoked = await givenVerified(t);
+      await revoke(revoked, t.admin);
+      const now = await t.rt.now();
+      for (const c of [rejected, revoked]) {
+        const before = await t.certificateState(c.hash);
+        expectOk(await issueOver(c));
+        expect(readable(await t.certificateState(c.hash))).toEqual(issuedRecord(before, holder, issuer, now));
+      }
+    });
+
+    it('a record whose holder asked another issuer: that issuer loses the request (cannot confirm or revoke)', async () => {
+      const other = await givenIssuer(t);
+      const c = await givenRequested(t, other);
+      expectOk(await issueOver(c));
+      expect(b58((await t.certificateState(c.hash)).issuer)).toBe(issuer.authority.publicKey.toBase58());
+      expectError(await t.send(await t.confirmCertificateIx({ hash: c.hash, authority: other.authority.publicKey }), [other.authority]), 'AlreadyConfirmed');
+      expectError(
+        await t.send(await t.revokeCertificateIx({ hash: c.hash, authority: other.authority.publicKey, reasonCode: ReasonCode.RevokedFraud }), [other.authority]),
+        'NotAuthorizedToRevoke',
+      );
+    });
+
+    it('the same holder: the institution issues over the holder\'s own anchored file', async () => {
+      const c = await givenAnchored(t, { holder });
+      const res = await issueOver(c);
+      expectOk(res);
+      expect(await t.certificateState(c.hash)).toMatchObject({ tier: TrustTier.IssuerConfirmed, status: CertificateStatus.Verified });
+      expect((plain(t.events(res)) as { data: object }[])[0].data).toMatchObject({ previousHolder: holder.publicKey.toBase58(), holder: holder.publicKey.toBase58() });
+    });
+
+    it('its issuer may issue its own revoked record again, e.g. to the rightful holder after a fraud', async () => {
+      const c = await givenIssued(t, issuer);
+      await revoke(c, issuer.authority);
+      const before = await t.certificateState(c.hash);
+      const now = await t.rt.now();
+      const res = await issueOver(c, issuer, holder, now + 10n);
+      expectOk(res);
+      expect(readable(await t.certificateState(c.hash))).toEqual(issuedRecord(before, holder, issuer, now, now + 10n));
+      expect(await t.registryState()).toMatchObject({ certificateCount: 1n, verifiedCount: 2n, revokedCount: 1n });
+      expect(t.events(res).map((e) => e.name)).toEqual(['certificateSuperseded', 'certificateAnchored']);
+    });
+
+    it('an issuer-confirmed record revoked by the admin is still its issuer\'s to issue again', async () => {
+      const c = await givenConfirmed(t, issuer);
+      await revoke(c, t.admin);
+      expectError(await issueOver(c, await givenIssuer(t)), 'HashAlreadyAnchored');
+      expectOk(await issueOver(c));
+    });
   });
 
-  it('refuses a suspended issuer: IssuerSuspended', async () => {
-    const suspended = await givenIssuer(t, IssuerStatus.Suspended);
-    const res = await t.send(await issueIx({ authority: suspended.authority.publicKey }), [suspended.authority]);
-    expectError(res, 'IssuerSuspended');
-    expect(await t.exists(t.certificatePda(hash))).toBe(false);
+  describe('the institution\'s live word is never overwritten: HashAlreadyAnchored', () => {
+    it('another issuer cannot issue over a record issuer A issued', async () => {
+      const c = await givenIssued(t, issuer);
+      const before = await t.certificateState(c.hash);
+      expectError(await issueOver(c, await givenIssuer(t)), 'HashAlreadyAnchored');
+      expect(await t.certificateState(c.hash)).toEqual(before);
+    });
+
+    it('another issuer cannot issue over a record A confirmed at its holder\'s request', async () => {
+      const c = await givenConfirmed(t, issuer);
+      expectError(await issueOver(c, await givenIssuer(t)), 'HashAlreadyAnchored');
+    });
+
+    it('nor can A itself while the record is live (revoke first)', async () => {
+      const c = await givenIssued(t, issuer);
+      expectError(await issueOver(c, issuer), 'HashAlreadyAnchored');
+      const confirmed = await givenConfirmed(t, issuer);
+      expectError(await issueOver(confirmed, issuer), 'HashAlreadyAnchored');
+    });
+
+    it('nor can A while the record is live but expired', async () => {
+      const now = await t.rt.now();
+      const c = await givenIssued(t, issuer, { expiresAt: now + 10n });
+      await t.rt.setUnixTimestamp(now + 11n);
+      expectError(await issueOver(c, issuer), 'HashAlreadyAnchored');
+    });
+
+    it('another issuer cannot issue over A\'s revoked record (A\'s revocation stands)', async () => {
+      const c = await givenIssued(t, issuer);
+      await revoke(c, issuer.authority);
+      const before = await t.certificateState(c.hash);
+      expectError(await issueOver(c, await givenIssuer(t)), 'HashAlreadyAnchored');
+      expect(await t.certificateState(c.hash)).toEqual(before);
+      expect(await t.registryState()).toMatchObject({ certificateCount: 1n, verifiedCount: 1n });
+    });
   });
 
-  it('refuses a signer using another issuer\'s account: InvalidPda', async () => {
-    const impostor = Keypair.generate();
-    const res = await t.send(await issueIx({ authority: impostor.publicKey, issuer: issuer.issuer }), [impostor]);
-    expectError(res, 'InvalidPda');
-  });
+  describe('an existing account is loaded like any program account', () => {
+    it('refuses a Certificate-shaped account owned by another program: InvalidAccountOwner', async () => {
+      const c = await givenAnchored(t);
+      const acc = (await t.rt.getAccount(c.certificate))!;
+      await t.rt.setAccount(c.certificate, { lamports: acc.lamports, data: acc.data, owner: Keypair.generate().publicKey });
+      expectError(await issueOver(c), 'InvalidAccountOwner');
+    });
 
-  it('refuses an authority that did not sign: MissingSignature', async () => {
-    const ix = withoutSignature(await issueIx(), issuer.authority.publicKey);
-    expectError(await t.send(ix, []), 'MissingSignature');
-  });
+    it('refuses a program account of another type at the address: InvalidDiscriminator', async () => {
+      const c = await givenAnchored(t);
+      const issuerData = (await t.rt.getAccount(issuer.issuer))!;
+      await t.rt.setAccount(c.certificate, { lamports: issuerData.lamports, data: issuerData.data, owner: t.programId });
+      expectError(await issueOver(c), 'InvalidDiscriminator');
+    });
 
-  it('refuses a hash already anchored by the platform: HashAlreadyAnchored', async () => {
-    const existing = await givenAnchored(t);
-    const res = await t.send(await issueIx({ hash: existing.hash }), [issuer.authority]);
-    expectError(res, 'HashAlreadyAnchored');
-    expect(b58((await t.certificateState(existing.hash)).issuer)).toBeNull();
-  });
-
-  it('refuses the certificate PDA of another hash: InvalidPda', async () => {
-    expectError(await t.send(await issueIx({ certificate: t.certificatePda(aHash()) }), [issuer.authority]), 'InvalidPda');
-  });
-
-  it('refuses an expiry in the past: InvalidExpiry', async () => {
-    const now = await t.rt.now();
-    expectError(await t.send(await issueIx({ expiresAt: now - 60n }), [issuer.authority]), 'InvalidExpiry');
-  });
-
-  it('refuses an issuer account owned by another program: InvalidAccountOwner', async () => {
-    const acc = (await t.rt.getAccount(issuer.issuer))!;
-    await t.rt.setAccount(issuer.issuer, { lamports: acc.lamports, data: acc.data, owner: Keypair.generate().publicKey });
-    expectError(await t.send(await issueIx(), [issuer.authority]), 'InvalidAccountOwner');
+    it('refuses an existing record of another hash: InvalidPda', async () => {
+      const c = await givenAnchored(t);
+      const other = await givenAnchored(t);
+      const ix = await t.issueCertificateIx({ hash: c.hash, holder: holder.publicKey, authority: issuer.authority.publicKey, certificate: other.certificate });
+      expectError(await t.send(ix, [issuer.authority]), 'InvalidPda');
+      expect(b58((await t.certificateState(other.hash)).holder)).toBe(other.holder.publicKey.toBase58());
+    });
   });
 });

@@ -23,7 +23,7 @@ import { defaultRentExemptLamports, fitsInOneTransaction, soulboundMintTransacti
 import { ReasonCode } from '../../shared/program/reasons';
 import { Attesta, withAccount, withoutSignature } from './support/attesta';
 import { expectError, expectOk, expectProgramFailure } from './support/expect';
-import { aMintTx, givenAnchored, givenMinted, givenRegistry, givenVerified, type GivenCertificate, type MintTx } from './support/given';
+import { aMintTx, givenAnchored, givenIssuer, givenMinted, givenRegistry, givenVerified, type GivenCertificate, type MintTx } from './support/given';
 import { b58, plain } from './support/plain';
 import { RUNTIMES } from './support/runtimes';
 
@@ -300,6 +300,25 @@ describe.each(RUNTIMES)('mint_certificate [$name]', ({ start }) => {
     expectOk(await t.send(await t.revokeCertificateIx({ hash: m.hash, authority: t.verifier.publicKey, reasonCode: ReasonCode.RevokedSuperseded }), [t.verifier]));
     const s = await t.certificateState(m.hash);
     expect({ status: s.status, nftMint: b58(s.nftMint) }).toEqual({ status: CertificateStatus.Revoked, nftMint: m.mint.publicKey.toBase58() });
+  });
+
+  it('a record minted by one wallet and then superseded by an issuer: mint cleared, only the new holder can mint', async () => {
+    const m = await givenMinted(t);
+    const issuer = await givenIssuer(t);
+    const rightful = Keypair.generate();
+    expectOk(await t.send(await t.issueCertificateIx({ hash: m.hash, holder: rightful.publicKey, authority: issuer.authority.publicKey }), [issuer.authority]));
+    const s = await t.certificateState(m.hash);
+    expect({ holder: b58(s.holder), nftMint: b58(s.nftMint) }).toEqual({ holder: rightful.publicKey.toBase58(), nftMint: null });
+    // The earlier claimant can no longer mint…
+    const again = aMintTx(t, m);
+    expectMintError(await sendMint(again), again, 'NotHolder');
+    // …the rightful holder can, and the record names the new mint.
+    const tx = aMintTx(t, { ...m, holder: rightful });
+    const res = await sendMint(tx);
+    expectOk(res);
+    expect(b58((await t.certificateState(m.hash)).nftMint)).toBe(tx.mint.publicKey.toBase58());
+    expect((await t.registryState()).mintedCount).toBe(2n);
+    expect((plain(t.events(res)) as unknown[])[0]).toMatchObject({ name: 'certificateMinted', data: { holder: rightful.publicKey.toBase58(), mint: tx.mint.publicKey.toBase58() } });
   });
 
   it('the builder predicts the serialized size; a realistic title and link fit in one packet', async () => {

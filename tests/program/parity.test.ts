@@ -44,10 +44,12 @@ async function scenario(factory: RuntimeFactory) {
   await step('anchor a again', t.anchorCertificateIx({ hash: a, holder: key('thief').publicKey, verifier: t.verifier.publicKey }).then((ix) => t.send(ix, [t.verifier])));
   await step('issue b', t.issueCertificateIx({ hash: b, holder: holder.publicKey, authority: authority.publicKey, expiresAt: T0 + 1000n }).then((ix) => t.send(ix, [authority])));
   await step('anchor c', t.anchorCertificateIx({ hash: c, holder: holder.publicKey, verifier: t.verifier.publicKey }).then((ix) => t.send(ix, [t.verifier])));
-  await step('confirm a', t.confirmCertificateIx({ hash: a, authority: authority.publicKey }).then((ix) => t.send(ix, [authority])));
   await rt.setUnixTimestamp(T0 + 20n);
-  await step('verify a', t.recordVerificationIx({ hash: a, verifier: t.verifier.publicKey, verified: true, issuerAuthority: authority.publicKey }).then((ix) => t.send(ix, [t.verifier])));
-  await step('verify a again', t.recordVerificationIx({ hash: a, verifier: t.verifier.publicKey, verified: true, issuerAuthority: authority.publicKey }).then((ix) => t.send(ix, [t.verifier])));
+  await step('verify a', t.recordVerificationIx({ hash: a, verifier: t.verifier.publicKey, verified: true }).then((ix) => t.send(ix, [t.verifier])));
+  await step('confirm a unasked', t.confirmCertificateIx({ hash: a, authority: authority.publicKey }).then((ix) => t.send(ix, [authority])));
+  await step('request a', t.requestConfirmationIx({ hash: a, holder: holder.publicKey, issuerAuthority: authority.publicKey }).then((ix) => t.send(ix, [holder])));
+  await step('confirm a', t.confirmCertificateIx({ hash: a, authority: authority.publicKey }).then((ix) => t.send(ix, [authority])));
+  await step('verify a again', t.recordVerificationIx({ hash: a, verifier: t.verifier.publicKey, verified: true }).then((ix) => t.send(ix, [t.verifier])));
   await step('reject c', t.recordVerificationIx({ hash: c, verifier: t.verifier.publicKey, verified: false, reasonCode: ReasonCode.TamperSuspected }).then((ix) => t.send(ix, [t.verifier])));
   const mintC = aMintTx(t, { hash: c, holder, certificate: t.certificatePda(c) }, { mint: key('mint-c') });
   await step('mint rejected c', rt.send(mintC.instructions, mintC.signers));
@@ -65,11 +67,15 @@ async function scenario(factory: RuntimeFactory) {
       [holder],
     ),
   );
+  await step('supersede c', t.issueCertificateIx({ hash: c, holder: key('rightful').publicKey, authority: authority.publicKey }).then((ix) => t.send(ix, [authority])));
+  await step('issue over live b', t.issueCertificateIx({ hash: b, holder: key('rightful').publicKey, authority: authority.publicKey }).then((ix) => t.send(ix, [authority])));
   await step('revoke b by stranger', t.revokeCertificateIx({ hash: b, authority: key('stranger').publicKey, reasonCode: ReasonCode.RevokedFraud }).then((ix) => t.send(ix, [key('stranger')])));
   await step('revoke b', t.revokeCertificateIx({ hash: b, authority: authority.publicKey, reasonCode: ReasonCode.RevokedByIssuer }).then((ix) => t.send(ix, [authority])));
   await step('revoke b again', t.revokeCertificateIx({ hash: b, authority: t.admin.publicKey, reasonCode: ReasonCode.RevokedFraud }).then((ix) => t.send(ix, [t.admin])));
+  await step('reissue revoked b', t.issueCertificateIx({ hash: b, holder: key('rightful').publicKey, authority: authority.publicKey, expiresAt: T0 + 1000n }).then((ix) => t.send(ix, [authority])));
   await rt.setUnixTimestamp(T0 + 2000n);
-  await step('verify expired b', t.recordVerificationIx({ hash: b, verifier: t.verifier.publicKey, verified: true, issuerAuthority: authority.publicKey }).then((ix) => t.send(ix, [t.verifier])));
+  await step('request expired b', t.requestConfirmationIx({ hash: b, holder: key('rightful').publicKey, issuerAuthority: authority.publicKey }).then((ix) => t.send(ix, [key('rightful')])));
+  await step('verify expired b', t.recordVerificationIx({ hash: b, verifier: t.verifier.publicKey, verified: true }).then((ix) => t.send(ix, [t.verifier])));
 
   const addresses: [string, PublicKey][] = [
     ['registry', t.registry],
@@ -97,12 +103,21 @@ describe.runIf(RUNTIMES.length > 1)('bankrun and LiteSVM agree', () => {
   it('step by step and byte for byte', async () => {
     const [first, second] = await Promise.all(RUNTIMES.slice(0, 2).map(scenario));
     // The scenario itself is meaningful: successes and the named failures happened.
-    expect(first.steps.map((s) => [s.step, s.ok])).toEqual([
-      ['initialize', true], ['set_verifier', true], ['register_issuer', true], ['issue while pending', false], ['approve', true],
-      ['anchor a', true], ['anchor a again', false], ['issue b', true], ['anchor c', true], ['confirm a', true], ['verify a', true],
-      ['verify a again', false], ['reject c', true], ['mint rejected c', false], ['mint a', true], ['transfer a', false],
-      ['revoke b by stranger', false], ['revoke b', true], ['revoke b again', false], ['verify expired b', false],
+    expect(first.steps.map((s) => [s.step, s.ok, s.code])).toEqual([
+      ['initialize', true, undefined], ['set_verifier', true, undefined], ['register_issuer', true, undefined],
+      ['issue while pending', false, 6030], ['approve', true, undefined],
+      ['anchor a', true, undefined], ['anchor a again', false, 6040], ['issue b', true, undefined], ['anchor c', true, undefined],
+      ['verify a', true, undefined], ['confirm a unasked', false, 6053], ['request a', true, undefined], ['confirm a', true, undefined],
+      ['verify a again', false, 6042], ['reject c', true, undefined], ['mint rejected c', false, 6046], ['mint a', true, undefined],
+      ['transfer a', false, 0x25], ['supersede c', true, undefined], ['issue over live b', false, 6040],
+      ['revoke b by stranger', false, 6049], ['revoke b', true, undefined], ['revoke b again', false, 6044],
+      ['reissue revoked b', true, undefined], ['request expired b', false, 6045], ['verify expired b', false, 6042],
     ]);
+    // Events of the new paths are there (and, below, identical on both runtimes).
+    const events = (name: string) => (first.steps.find((s) => s.step === name)!.events as { name: string }[]).map((e) => e.name);
+    expect(events('request a')).toEqual(['confirmationRequested']);
+    expect(events('supersede c')).toEqual(['certificateSuperseded', 'certificateAnchored']);
+    expect(events('reissue revoked b')).toEqual(['certificateSuperseded', 'certificateAnchored']);
     expect(second.steps).toEqual(first.steps);
     expect(second.accounts).toEqual(first.accounts);
   });

@@ -2,9 +2,9 @@ import { Keypair } from '@solana/web3.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CertificateStatus, IssuerStatus, TrustTier } from '../../shared/program/codec';
 import { ReasonCode } from '../../shared/program/reasons';
-import { Attesta, withoutSignature } from './support/attesta';
+import { Attesta, withExtraAccounts, withoutSignature } from './support/attesta';
 import { expectError, expectOk } from './support/expect';
-import { givenAnchored, givenIssued, givenIssuer, givenRegistry, givenVerified, type GivenCertificate } from './support/given';
+import { givenAnchored, givenIssued, givenIssuer, givenRegistry, givenRequested, givenVerified, type GivenCertificate } from './support/given';
 import { b58, plain } from './support/plain';
 import { RUNTIMES } from './support/runtimes';
 
@@ -62,33 +62,57 @@ describe.each(RUNTIMES)('record_verification [$name]', ({ start }) => {
     expect(await t.certificateState(c.hash)).toMatchObject({ status: CertificateStatus.Verified, tier: TrustTier.PlatformVerified, reasonCode: 0 });
   });
 
-  it('gives issuer_confirmed to a certificate of an approved issuer', async () => {
+  it('is platform_verified even when the holder asked an approved issuer; the request stays', async () => {
     const issuer = await givenIssuer(t);
-    const c = await givenIssued(t, issuer);
-    expectOk(await record(c, true, 0, { issuerAuthority: issuer.authority.publicKey }));
-    expect(await t.certificateState(c.hash)).toMatchObject({ status: CertificateStatus.Verified, tier: TrustTier.IssuerConfirmed });
+    const c = await givenRequested(t, issuer);
+    const res = await record(c, true);
+    expectOk(res);
+    const s = await t.certificateState(c.hash);
+    expect({ status: s.status, tier: s.tier, issuer: b58(s.issuer) }).toEqual({
+      status: CertificateStatus.Verified,
+      tier: TrustTier.PlatformVerified,
+      issuer: issuer.authority.publicKey.toBase58(),
+    });
+    expect((plain(t.events(res)) as unknown[])[0]).toMatchObject({ data: { tier: { platformVerified: {} } } });
+    // The asked issuer may still confirm it later.
+    expectOk(await t.send(await t.confirmCertificateIx({ hash: c.hash, authority: issuer.authority.publicKey }), [issuer.authority]));
+    expect((await t.certificateState(c.hash)).tier).toBe(TrustTier.IssuerConfirmed);
   });
 
-  it('refuses to verify a certificate whose issuer was suspended since: IssuerNotApproved', async () => {
+  it('is not blocked by an asked issuer that was suspended since', async () => {
     const issuer = await givenIssuer(t);
-    const c = await givenIssued(t, issuer);
+    const c = await givenRequested(t, issuer);
     expectOk(await t.send(await t.setIssuerStatusIx({ issuer: issuer.issuer, status: IssuerStatus.Suspended, admin: t.admin.publicKey }), [t.admin]));
-    expectError(await record(c, true, 0, { issuerAuthority: issuer.authority.publicKey }), 'IssuerNotApproved');
-    // A rejection is still possible.
-    expectOk(await record(c, false, ReasonCode.IssuerNotApproved, { issuerAuthority: issuer.authority.publicKey }));
+    expectOk(await record(c, true));
+    expect(await t.certificateState(c.hash)).toMatchObject({ status: CertificateStatus.Verified, tier: TrustTier.PlatformVerified });
   });
 
-  it('refuses a certificate naming an issuer when the issuer account is left out: NotEnoughAccounts', async () => {
+  it('still accepts a client that passes the former optional issuer account (trailing accounts are ignored)', async () => {
     const issuer = await givenIssuer(t);
-    const c = await givenIssued(t, issuer);
-    expectError(await record(c, true, 0, { issuer: null }), 'NotEnoughAccounts');
+    const asked = await givenRequested(t, issuer);
+    const plainCert = await givenAnchored(t);
+    // The Issuer PDA of certificate.issuer, as the former interface required…
+    const withIssuer = withExtraAccounts(await t.recordVerificationIx({ hash: asked.hash, verifier: t.verifier.publicKey, verified: true }), {
+      pubkey: issuer.issuer,
+      isSigner: false,
+      isWritable: false,
+    });
+    expectOk(await t.send(withIssuer, [t.verifier]));
+    // …and the program id, Anchor's "none" for an omitted optional account.
+    const withNone = withExtraAccounts(await t.recordVerificationIx({ hash: plainCert.hash, verifier: t.verifier.publicKey, verified: false, reasonCode: ReasonCode.Policy }), {
+      pubkey: t.programId,
+      isSigner: false,
+      isWritable: false,
+    });
+    expectOk(await t.send(withNone, [t.verifier]));
+    expect(await t.certificateState(asked.hash)).toMatchObject({ status: CertificateStatus.Verified, tier: TrustTier.PlatformVerified });
+    expect(await t.certificateState(plainCert.hash)).toMatchObject({ status: CertificateStatus.Rejected, reasonCode: ReasonCode.Policy });
   });
 
-  it('refuses another issuer\'s account than the one the certificate names: InvalidPda', async () => {
-    const issuer = await givenIssuer(t);
-    const other = await givenIssuer(t);
-    const c = await givenIssued(t, issuer);
-    expectError(await record(c, true, 0, { issuerAuthority: other.authority.publicKey }), 'InvalidPda');
+  it('refuses a certificate an issuer issued (already verified): AlreadyVerified', async () => {
+    const c = await givenIssued(t, await givenIssuer(t));
+    expectError(await record(c, false, ReasonCode.ContentMismatch), 'AlreadyVerified');
+    expect(await t.certificateState(c.hash)).toMatchObject({ status: CertificateStatus.Verified, tier: TrustTier.IssuerConfirmed });
   });
 
   it('refuses to verify twice: AlreadyVerified', async () => {

@@ -4,7 +4,7 @@ import { CertificateStatus, TrustTier } from '../../shared/program/codec';
 import { ReasonCode, reasonName } from '../../shared/program/reasons';
 import { Attesta, withoutSignature } from './support/attesta';
 import { expectError, expectOk } from './support/expect';
-import { givenAnchored, givenIssued, givenIssuer, givenRegistry, givenVerified, type GivenCertificate } from './support/given';
+import { givenAnchored, givenConfirmed, givenIssued, givenIssuer, givenRegistry, givenRequested, givenVerified, type GivenCertificate } from './support/given';
 import { b58, plain } from './support/plain';
 import { RUNTIMES } from './support/runtimes';
 
@@ -72,7 +72,47 @@ describe.each(RUNTIMES)('revoke_certificate [$name]', ({ start }) => {
     expectError(await revoke(c, Keypair.generate()), 'NotAuthorizedToRevoke');
     expectError(await revoke(c, c.holder), 'NotAuthorizedToRevoke');
     expectError(await revoke(c, other.authority), 'NotAuthorizedToRevoke');
-    expect((await t.certificateState(c.hash)).status).toBe(CertificateStatus.Pending);
+    expect((await t.certificateState(c.hash)).status).toBe(CertificateStatus.Verified);
+  });
+
+  it('the issuer that confirmed a certificate revokes it; another approved issuer cannot: NotAuthorizedToRevoke', async () => {
+    const a = await givenIssuer(t);
+    const b = await givenIssuer(t);
+    const c = await givenConfirmed(t, a);
+    expectError(await revoke(c, b.authority), 'NotAuthorizedToRevoke');
+    expect(await t.certificateState(c.hash)).toMatchObject({ status: CertificateStatus.Verified, tier: TrustTier.IssuerConfirmed });
+    expectOk(await revoke(c, a.authority, ReasonCode.RevokedByIssuer));
+    expect(await t.certificateState(c.hash)).toMatchObject({ status: CertificateStatus.Revoked, tier: TrustTier.IssuerConfirmed, reasonCode: ReasonCode.RevokedByIssuer });
+  });
+
+  it('an issuer the holder asked to confirm may revoke instead (it recognises a fraud)', async () => {
+    const issuer = await givenIssuer(t);
+    const c = await givenRequested(t, issuer, await givenVerified(t));
+    const res = await revoke(c, issuer.authority, ReasonCode.RevokedFraud);
+    expectOk(res);
+    const s = await t.certificateState(c.hash);
+    expect({ status: s.status, tier: s.tier, reason: s.reasonCode, verifier: b58(s.verifier), issuer: b58(s.issuer) }).toEqual({
+      status: CertificateStatus.Revoked,
+      tier: TrustTier.PlatformVerified,
+      reason: ReasonCode.RevokedFraud,
+      verifier: issuer.authority.publicKey.toBase58(),
+      issuer: issuer.authority.publicKey.toBase58(),
+    });
+  });
+
+  it('an issuer whose request was replaced by a later one no longer may: NotAuthorizedToRevoke', async () => {
+    const first = await givenIssuer(t);
+    const second = await givenIssuer(t);
+    const c = await givenRequested(t, second, await givenRequested(t, first));
+    expectError(await revoke(c, first.authority), 'NotAuthorizedToRevoke');
+    expectOk(await revoke(c, second.authority));
+  });
+
+  it('an approved issuer nobody asked cannot revoke a platform-verified certificate: NotAuthorizedToRevoke', async () => {
+    const c = await givenVerified(t);
+    const issuer = await givenIssuer(t);
+    expectError(await revoke(c, issuer.authority), 'NotAuthorizedToRevoke');
+    expect((await t.certificateState(c.hash)).status).toBe(CertificateStatus.Verified);
   });
 
   it('refuses a verifier removed from the registry: NotAuthorizedToRevoke', async () => {

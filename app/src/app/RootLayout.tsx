@@ -5,6 +5,7 @@ import { DevBanner } from '../features/dev-banner/DevBanner';
 import { FeedbackWidget } from '../features/feedback/FeedbackWidget';
 import { SupportChat } from '../features/support-chat/SupportChat';
 import { SupportChatProvider } from '../features/support-chat/SupportChatContext';
+import { FloatingDock } from './FloatingDock';
 
 /** Wraps every route: skip link, development notice, support chat and feedback. */
 export function RootLayout() {
@@ -19,9 +20,11 @@ export function RootLayout() {
       <Suspense fallback={<PageLoader />}>
         <Outlet />
       </Suspense>
-      <DevBanner />
-      <FeedbackWidget />
-      <SupportChat />
+      <FloatingDock>
+        <FeedbackWidget />
+        <DevBanner />
+        <SupportChat />
+      </FloatingDock>
       <ScrollRestoration />
     </SupportChatProvider>
   );

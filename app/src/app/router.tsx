@@ -8,6 +8,8 @@ const LandingPage = lazy(() => import('../features/landing/LandingPage'));
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const PublicViewPage = lazy(() => import('../features/public-view/PublicViewPage'));
 const VerificationPage = lazy(() => import('../features/verification/VerificationPage'));
+// The read-only explorer of a local chain: its own chunk, so the verifier routes do not carry it.
+const ExplorerPage = lazy(() => import('../features/explorer/ExplorerPage'));
 const SiteLayout = lazy(() => import('../components/layout/SiteLayout'));
 const AboutPage = lazy(() => import('../features/about/AboutPage'));
 const ContactPage = lazy(() => import('../features/contact/ContactPage'));
@@ -33,6 +35,8 @@ export const router = createBrowserRouter([
       { path: 'view/:userId/:certificateId', element: <PublicViewPage /> },
       // Open to everyone (PRODUCT.md); the page itself wraps signed-in holders in their sidebar.
       { path: 'verification', element: <VerificationPage /> },
+      { path: 'explorer/address/:address', element: <ExplorerPage /> },
+      { path: 'explorer/tx/:signature', element: <ExplorerPage /> },
       {
         // Information pages share the public header and footer.
         element: <SiteLayout />,

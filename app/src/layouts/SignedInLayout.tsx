@@ -1,6 +1,6 @@
 // Shell of the signed-in routes: shadcn sidebar on desktop (Ctrl/Cmd+B, state in a 7-day cookie),
 // a top bar with a menu below 768 px. The wallet provider is mounted here (and on /login) only.
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { FileText, LayoutDashboard, Loader2, LogOut, SearchCheck, ShieldCheck, User } from 'lucide-react';
 import {
@@ -17,6 +17,7 @@ import {
   SidebarProvider,
   SidebarTrigger,
   SIDEBAR_WIDTH,
+  SIDEBAR_WIDTH_ICON,
   useSidebar,
 } from '../components/ui/sidebar';
 import { RequireAuth } from '../features/auth/RequireAuth';
@@ -122,19 +123,28 @@ function TopBar() {
 }
 
 /**
- * The floating feedback button (bottom left on every page) moves beside the open desktop sidebar, so
- * it never covers the sidebar's footer (the wallet and Log Out). Pages without the sidebar keep the corner.
+ * The floating dock (app/FloatingDock.tsx: feedback, the development notice, support chat) starts at
+ * the desktop sidebar's edge, open or collapsed to icons, so it never covers the sidebar's footer (the
+ * wallet and Log Out). On mobile the sidebar is a sheet over everything, and the dock spans the width.
  */
 function FloatingWidgetsBesideSidebar() {
   const { state, isMobile } = useSidebar();
+  const placed = useRef(false);
   useEffect(() => {
     const root = document.documentElement;
-    if (!isMobile && state === 'expanded') root.style.setProperty('--floating-left', `calc(${SIDEBAR_WIDTH} + 1.5rem)`);
-    else root.style.removeProperty('--floating-left');
-    return () => {
-      root.style.removeProperty('--floating-left');
-    };
+    // Placed at once when the layout opens; afterwards it follows the sidebar's own 200 ms toggle.
+    root.style.setProperty('--dock-left-transition', placed.current ? '200ms' : '0ms');
+    placed.current = true;
+    if (isMobile) root.style.removeProperty('--dock-left');
+    else root.style.setProperty('--dock-left', state === 'expanded' ? SIDEBAR_WIDTH : SIDEBAR_WIDTH_ICON);
   }, [state, isMobile]);
+  useEffect(
+    () => () => {
+      document.documentElement.style.removeProperty('--dock-left');
+      document.documentElement.style.removeProperty('--dock-left-transition');
+    },
+    [],
+  );
   return null;
 }
 

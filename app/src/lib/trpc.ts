@@ -7,7 +7,7 @@ import {
   isNonJsonSerializable,
   splitLink,
 } from '@trpc/client';
-import { createTRPCContext, createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../../server/src/router';
 import { queryClient } from './query-client';
 
@@ -42,6 +42,3 @@ export const trpcClient = createTRPCClient<AppRouter>({
  * Usable outside React too (loaders, invalidation helpers).
  */
 export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
-
-/** Context flavour for components that prefer `const trpc = useTRPC()`; mounted in AppProviders. */
-export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();

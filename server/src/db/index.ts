@@ -12,6 +12,7 @@ import * as m0005 from './migrations/2026-11-22T1100-rpc-journal';
 import * as m0006 from './migrations/2026-11-22T1110-job-owner';
 import * as m0007 from './migrations/2026-11-22T1200-soak-indexes';
 import * as m0008 from './migrations/2026-11-22T1300-housekeeping-indexes';
+import * as m0009 from './migrations/2026-11-22T1400-fair-queue';
 
 export type Db = Kysely<DB>;
 export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1110-job-owner': m0006,
   '2026-11-22T1200-soak-indexes': m0007,
   '2026-11-22T1300-housekeeping-indexes': m0008,
+  '2026-11-22T1400-fair-queue': m0009,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

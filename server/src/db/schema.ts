@@ -1,3 +1,4 @@
+import type { CertificateStatusName } from '../../../shared/constants';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 
 // Ids are made by the app (short random strings), so no Generated<> columns.
@@ -38,7 +39,7 @@ export interface CertificateTable {
   institution_name: string;
   program_name: string;
   issue_date: string;
-  verification_status: 'pending' | 'verified' | 'rejected';
+  verification_status: CertificateStatusName;
   verification_details: string | null;
   tier: string;
   file_key: string;
@@ -78,6 +79,10 @@ export interface VerificationJobTable {
   locked_until: number | null; // epoch ms
   /** The server instance holding the lease (see migration 1110-job-owner). */
   locked_by: string | null;
+  /** The certificate's holder (user id): the queue serves holders in turn (migration 1400-fair-queue). */
+  holder_id: string;
+  /** When the job was last claimed (epoch ms); a holder's latest is when it was last served. */
+  claimed_at: number | null;
   last_error: string | null;
   created_at: string;
   updated_at: string;

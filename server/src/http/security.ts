@@ -74,10 +74,15 @@ function contentTypeOf(reply: FastifyReply, payload: unknown): string {
 }
 
 function setSecurityHeaders(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
-  const file = isFilePath(req.url);
-  const html = /^text\/html\b/i.test(contentTypeOf(reply, payload));
-  reply.header('content-security-policy', file ? FILE_CSP : html ? PAGE_CSP : RESOURCE_CSP);
-  reply.header('x-frame-options', file ? 'SAMEORIGIN' : 'DENY');
+  // A 304 carries no body and no content type, yet the browser merges its headers into the cached
+  // response it revalidated: a resource CSP here would land on the cached page and block all of its
+  // scripts (a blank page on every reload). The content-dependent headers stay as the 200 sent them.
+  if (reply.statusCode !== 304) {
+    const file = isFilePath(req.url);
+    const html = /^text\/html\b/i.test(contentTypeOf(reply, payload));
+    reply.header('content-security-policy', file ? FILE_CSP : html ? PAGE_CSP : RESOURCE_CSP);
+    reply.header('x-frame-options', file ? 'SAMEORIGIN' : 'DENY');
+  }
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'strict-origin-when-cross-origin');
   reply.header('cross-origin-opener-policy', 'same-origin');

@@ -29,7 +29,7 @@ import type { CertificateDto, VerificationLogDto } from '../../../shared/schemas
 import type { Context } from '../context';
 import { appRouter } from '../router';
 import type { Services } from '../services';
-import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signOut } from '../services/auth';
+import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signInChainId, signInDomainFor, signInExpectation, signOut } from '../services/auth';
 import type { UserRow } from '../db/schema';
 import { RestError, badRequest, toRestError } from './errors';
 
@@ -117,7 +117,8 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: 'authNonce',
     tag: 'Authentication',
     summary: 'Get a sign-in message',
-    description: 'Step 1 of connecting a wallet: returns a single-use Sign-In-With-Solana message (valid 5 minutes) for the wallet to sign. No authentication.',
+    description:
+      'Step 1 of connecting a wallet: returns a single-use Sign-In-With-Solana message (valid 5 minutes) for the wallet to sign. It names this server (its ATTESTA_PUBLIC_ORIGIN), its Solana network and the nonce; a server without ATTESTA_PUBLIC_ORIGIN answers 400 when reached at an address other than its own. No authentication.',
     auth: false,
     body: { contentType: 'application/json', schema: restNonceRequest, required: true },
     responses: { 200: { description: 'The message to sign', schema: restNonceResponse } },
@@ -125,8 +126,10 @@ export const ENDPOINTS: Endpoint[] = [
     async handler({ req, reply, ctx }) {
       await call(async () => limitSignInByClient({ ...ctx, res: reply }, 'nonce'));
       const input = parse(restNonceRequest, req.body);
+      // The message names ATTESTA_PUBLIC_ORIGIN or this server's own address, never the request's Host.
+      const { domain, uri } = await call(async () => signInDomainFor(ctx.config, req));
       await call(async () => limitNonceByWallet({ ...ctx, res: reply }, input.wallet_address));
-      const r = await call(() => issueNonce(ctx.db, { address: input.wallet_address, domain: ctx.host, uri: ctx.origin }));
+      const r = await call(() => issueNonce(ctx.db, { address: input.wallet_address, domain, uri, chainId: signInChainId(ctx.config) }));
       return ok({ message: r.message, nonce: r.nonce, expires_at: r.expiresAt });
     },
   },
@@ -145,7 +148,7 @@ export const ENDPOINTS: Endpoint[] = [
     async handler({ req, reply, ctx }) {
       await call(async () => limitSignInByClient({ ...ctx, res: reply }, 'signIn'));
       const input = parse(restConnectRequest, req.body);
-      const r = await call(() => signIn(ctx.db, { address: input.wallet_address, message: input.message, signature: input.signature }));
+      const r = await call(() => signIn(ctx.db, { address: input.wallet_address, message: input.message, signature: input.signature, expect: signInExpectation(ctx.config, req) }));
       return ok({ token: r.token, expires_at: new Date(r.expiresAt).toISOString(), user: { id: r.user.id, wallet_address: r.user.wallet_address, full_name: r.user.full_name } });
     },
   },
@@ -191,12 +194,12 @@ export const ENDPOINTS: Endpoint[] = [
     tag: 'Certificates',
     summary: 'Add a certificate',
     description:
-      'multipart/form-data with the certificate details and the file (PDF, JPG, PNG or WEBP, max 10 MB; images become PDF). The file\'s SHA-256 is anchored on chain for your wallet and verification starts at once. A file already added (by you or another wallet) is a 409.',
+      'multipart/form-data with the certificate details and the file (PDF, JPG, PNG or WEBP, max 10 MB; images become PDF). The file\'s SHA-256 is anchored on chain for your wallet and verification starts at once. A file already added (by you or another wallet) is a 409. Adding is limited per wallet and per client address (a burst, then a steady pace) and per wallet per 24 hours (the same limits as the web app): over them the answer is 429 with Retry-After and a message saying when you can add more.',
     auth: true,
     body: { contentType: 'multipart/form-data', schema: restCreateCertificateFields, required: true },
     responses: { 201: { description: 'Created (pending verification)', schema: restCreateCertificateResponse } },
     errors: [400, 401, 409, 413, 415, 429],
-    async handler({ req, caller }) {
+    async handler({ req, reply, ctx }) {
       if (!Buffer.isBuffer(req.body)) throw new RestError(415, 'unsupported_media_type', 'Send the certificate as multipart/form-data.');
       let form: FormData;
       try {
@@ -209,7 +212,8 @@ export const ENDPOINTS: Endpoint[] = [
       const fd = new FormData();
       for (const k of ['title', 'institution_name', 'program_name', 'issue_date'] as const) fd.set(k, input[k]);
       fd.set('certificate_file', input.file);
-      const c = await call(() => caller.certificate.create(fd), 'file');
+      // With the reply in the context, the creation limits' 429 carries its Retry-After here too.
+      const c = await call(() => appRouter.createCaller({ ...ctx, res: reply }).certificate.create(fd), 'file');
       return ok({ id: c.id, status: c.verification_status, verification_url: c.verification_url }, 201, { location: `/api/v1/certificates/${encodeURIComponent(c.id)}` });
     },
   },

@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '../../../shared/constants';
 import { nonceInput, signInInput } from '../../../shared/schemas/auth';
 import { toUserDto } from '../services/certificates/dto';
-import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signOut, type SignInStep } from '../services/auth';
+import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signInChainId, signInDomainFor, signInExpectation, signOut, type SignInStep } from '../services/auth';
 import { protectedProcedure, publicProcedure, router } from '../trpc';
 
 /** Rate-limited per client address before the input is parsed: malformed floods count too. */
@@ -12,17 +12,18 @@ const limited = (step: SignInStep) =>
   });
 
 export const authRouter = router({
-  /** A fresh sign-in message for the wallet to sign (single use, 5 minutes). */
+  /** A fresh sign-in message naming this server (not the request's Host) for the wallet to sign (single use, 5 minutes). */
   nonce: limited('nonce')
     .input(nonceInput)
     .mutation(({ ctx, input }) => {
+      const { domain, uri } = signInDomainFor(ctx.config, ctx.req);
       limitNonceByWallet(ctx, input.address);
-      return issueNonce(ctx.db, { address: input.address, domain: ctx.host, uri: ctx.origin });
+      return issueNonce(ctx.db, { address: input.address, domain, uri, chainId: signInChainId(ctx.config) });
     }),
 
   signIn: limited('signIn').input(signInInput).mutation(async ({ ctx, input }) => {
     // A session held before is replaced (rotated), never reused.
-    const { user, token, expiresAt } = await signIn(ctx.db, { ...input, replaceTokenHash: ctx.session?.tokenHash });
+    const { user, token, expiresAt } = await signIn(ctx.db, { ...input, expect: signInExpectation(ctx.config, ctx.req), replaceTokenHash: ctx.session?.tokenHash });
     ctx.res?.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: ctx.secure, expires: new Date(expiresAt) });
     return { user: toUserDto(user) };
   }),

@@ -1,8 +1,9 @@
 import { TRPCError, tracked } from '@trpc/server';
 import { sql } from 'kysely';
-import { certificateByIdInput, createCertificateInput, listCertificatesInput, onStatusInput } from '../../../shared/schemas/certificate';
+import { certificateByIdInput, createCertificateInput, listCertificatesInput, onStatusInput, updateClaimsInput } from '../../../shared/schemas/certificate';
 import type { CertificateStatsDto } from '../../../shared/schemas/dto';
 import type { Context, Session } from '../context';
+import { verificationAttempts } from '../services/certificates/attempts';
 import { toCertificateDto, toLogDto } from '../services/certificates/dto';
 import { createCertificate } from '../services/certificates/intake';
 import { protectedProcedure, router } from '../trpc';
@@ -47,6 +48,9 @@ export const certificateRouter = router({
     return rows.map(toLogDto);
   }),
 
+  /** The verification runs of a certificate, oldest first, each with its own steps (one job = one attempt). */
+  attempts: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => verificationAttempts(ctx.db, await ownCertificate(ctx, input.id))),
+
   stats: protectedProcedure.query(async ({ ctx }): Promise<CertificateStatsDto> => {
     const r = await ctx.db
       .selectFrom('certificate')
@@ -78,6 +82,48 @@ export const certificateRouter = router({
     const job = await ctx.queue.enqueue(cert.id);
     ctx.queue.kick();
     return { status: cert.verification_status, job_id: job.id };
+  }),
+
+  /**
+   * The holder corrects the claimed details (title, institution, program, issue date) of a rejected
+   * certificate, or of a pending one no run is working on (content not readable, retries given up):
+   * the same file is verified again against them. Verified, revoked and superseded certificates, and
+   * one being verified right now, keep their details (CONFLICT).
+   */
+  updateClaims: protectedProcedure.input(updateClaimsInput).mutation(async ({ ctx, input }) => {
+    const cert = await ownCertificate(ctx, input.id);
+    const refuse = (message: string) => new TRPCError({ code: 'CONFLICT', message });
+    if (cert.verification_status === 'verified') throw refuse('A verified certificate keeps the details it was verified with.');
+    if (cert.verification_status === 'revoked' || cert.verification_status === 'superseded') {
+      throw refuse(`A ${cert.verification_status} certificate's details can no longer be changed.`);
+    }
+    const now = new Date().toISOString();
+    const job = await ctx.db.transaction().execute(async (trx) => {
+      // Checked inside the transaction that queues the new run, so two edits cannot both start one.
+      const active = await trx.selectFrom('verification_job').select('id').where('certificate_id', '=', cert.id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+      if (active) throw refuse('This certificate is being verified right now. Wait for the result before changing its details.');
+      const changed = await trx
+        .updateTable('certificate')
+        .set({
+          title: input.title,
+          institution_name: input.institution_name,
+          program_name: input.program_name,
+          issue_date: input.issue_date,
+          verification_status: 'pending',
+          verification_details: null,
+          tier: 'none',
+          updated_at: now,
+        })
+        .where('id', '=', cert.id)
+        .where('updated_at', '=', cert.updated_at)
+        .executeTakeFirst();
+      if (Number(changed.numUpdatedRows) !== 1) throw refuse('This certificate changed meanwhile. Reload it and try again.');
+      return ctx.queue.enqueue(cert.id, trx);
+    });
+    ctx.queue.kick();
+    ctx.bus.publish({ certificate_id: cert.id, verification_status: 'pending', step: null, step_status: null, updated_at: now });
+    const row = await ctx.db.selectFrom('certificate').selectAll().where('id', '=', cert.id).executeTakeFirstOrThrow();
+    return { certificate: toCertificateDto(row, ctx.origin), job_id: job.id };
   }),
 
   /** Live status over SSE; the first event is the current state, so reconnects never miss the end. */

@@ -12,6 +12,8 @@ export const RpcCode = {
   BlockNotAvailable: -32004,
   UnsupportedTransactionVersion: -32015,
   MinContextSlotNotReached: -32016,
+  /** What Solana's public RPC answers a rate-limited requestAirdrop with (also its HTTP status). */
+  TooManyRequests: 429,
 } as const;
 
 export class RpcError extends Error {

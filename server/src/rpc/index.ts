@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../services';
 import { RpcCode, RpcError } from './errors';
 import { installTransactionJournal } from './journal';
-import { createMethods, RENT_EPOCH_SENTINEL, type Method } from './methods';
+import { createMethods, RENT_EPOCH_SENTINEL, type CallContext, type Method } from './methods';
 import { registerPubSub } from './websocket';
 
 export { installTransactionJournal } from './journal';
@@ -39,7 +39,7 @@ export async function registerJsonRpc(app: FastifyInstance, svc: Services): Prom
   await installTransactionJournal(svc.chain, svc.db);
   const { methods, encodeAccount } = createMethods(svc);
   // PubSub on the same path (ws://host/rpc); clients pass it as web3.js's `wsEndpoint`.
-  registerPubSub(app, svc.chain, { encodeAccount, path: '/rpc', rentEpochSentinel: RENT_EPOCH_SENTINEL });
+  registerPubSub(app, svc.chain, { encodeAccount, path: '/rpc', rentEpochSentinel: RENT_EPOCH_SENTINEL, trustProxy: svc.config.trustProxy });
 
   await app.register(async (scope) => {
     // Validators accept the body whatever its content type and answer malformed JSON with -32700.
@@ -51,6 +51,7 @@ export async function registerJsonRpc(app: FastifyInstance, svc: Services): Prom
       reply.code(405).headers({ ...CORS, allow: 'POST, OPTIONS' }).type('text/plain').send('Used HTTP Method is not allowed. POST or OPTIONS is required'),
     );
     scope.post('/rpc', async (req, reply) => {
+      const call: CallContext = { ip: req.ip }; // honours TRUST_PROXY
       let body: unknown;
       try {
         body = JSON.parse(typeof req.body === 'string' ? req.body : '');
@@ -63,24 +64,29 @@ export async function registerJsonRpc(app: FastifyInstance, svc: Services): Prom
         const out: Reply[] = [];
         // In order, one at a time: later calls in a batch see earlier writes, as on a single node.
         for (const r of body) {
-          const res = await handle(methods, r);
+          const res = await handle(methods, r, call);
           if (res) out.push(res);
         }
         return out.length ? send(reply, out) : reply.code(200).headers(CORS).send();
       }
-      const res = await handle(methods, body);
+      const res = await handle(methods, body, call);
+      // A rate-limited call alone is answered as Solana's public RPC does: HTTP 429 (web3.js backs off
+      // and retries, then reports "429 Too Many Requests: …") with Retry-After. In a batch it is that
+      // element's error and the batch stays 200.
+      const retry = (res?.error?.data as { retryAfter?: unknown } | undefined)?.retryAfter;
+      if (res?.error?.code === RpcCode.TooManyRequests) return send(reply, res, 429, typeof retry === 'number' ? { 'retry-after': String(retry), 'access-control-expose-headers': 'retry-after' } : {});
       return res ? send(reply, res) : reply.code(200).headers(CORS).send();
     });
   });
 }
 
-function send(reply: FastifyReply, payload: Reply | Reply[]) {
+function send(reply: FastifyReply, payload: Reply | Reply[], status = 200, headers: Record<string, string> = {}) {
   // rentEpoch of rent-exempt accounts is u64::MAX, which a JS number cannot hold: emit it literally.
   const text = JSON.stringify(payload).replaceAll(`"${RENT_EPOCH_SENTINEL}"`, U64_MAX);
-  return reply.code(200).headers(CORS).type('application/json; charset=utf-8').send(text);
+  return reply.code(status).headers({ ...CORS, ...headers }).type('application/json; charset=utf-8').send(text);
 }
 
-async function handle(methods: Record<string, Method>, req: unknown): Promise<Reply | null> {
+async function handle(methods: Record<string, Method>, req: unknown, call: CallContext): Promise<Reply | null> {
   if (typeof req !== 'object' || req === null || Array.isArray(req)) return errorReply(null, RpcCode.InvalidRequest, 'Invalid request');
   const r = req as Record<string, unknown>;
   const hasId = 'id' in r;
@@ -95,7 +101,7 @@ async function handle(methods: Record<string, Method>, req: unknown): Promise<Re
     return hasId ? errorReply(rid, RpcCode.InvalidParams, 'Invalid params: invalid type: map, expected a sequence.') : null;
   }
   try {
-    const result = await method((r.params as unknown[] | undefined) ?? []);
+    const result = await method((r.params as unknown[] | undefined) ?? [], call);
     return hasId ? { jsonrpc: '2.0', result, id: rid } : null;
   } catch (e) {
     if (!hasId) return null;

@@ -61,6 +61,8 @@ export interface LandedTransaction {
   slot: number;
   keys: string[];
   err: unknown;
+  /** Who sent it: the server's own flows name themselves (`anchor_certificate`, …); /rpc is `rpc_send`. */
+  kind: string;
 }
 
 const emitters = new WeakMap<object, EventEmitter>();
@@ -122,7 +124,7 @@ export async function installTransactionJournal(chain: ChainService, db: Kysely<
       // The transaction has landed and is persisted; a missing journal row only limits getTransaction.
       console.warn('rpc journal: could not record', receipt.signature, e);
     }
-    events.emit('landed', { signature: receipt.signature, slot: receipt.slot, keys: [...new Set(keys)], err: null } satisfies LandedTransaction);
+    events.emit('landed', { signature: receipt.signature, slot: receipt.slot, keys: [...new Set(keys)], err: null, kind: o.kind } satisfies LandedTransaction);
   };
 
   chain.sendTransaction = async (tx: Transaction, signers: Signer[], o: TxOptions) => {

@@ -3,10 +3,11 @@ import { Message, PublicKey, SystemProgram, SYSVAR_CLOCK_PUBKEY, Transaction } f
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import bs58 from 'bs58';
 import type { Services } from '../services';
-import type { EmbeddedChain } from '../services/chain/embedded';
+import { OPERATOR_RESERVE_LAMPORTS, type EmbeddedChain } from '../services/chain/embedded';
 import { ChainError, type AccountSnapshot } from '../services/chain/types';
 import { invalidParams, RpcCode, RpcError, transactionError } from './errors';
-import { journalDb, messageFee } from './journal';
+import { AIRDROP_LIMITS, AirdropLimiter, clientKey, sol } from './faucet';
+import { journalDb, LAMPORTS_PER_SIGNATURE, messageFee } from './journal';
 
 // The validator's answers, method by method, over the embedded chain. Shapes follow Agave's
 // rpc.rs / rpc-client-types: `{context, value}` where the real RPC wraps, plain values elsewhere.
@@ -19,14 +20,16 @@ const MAX_BASE58_BYTES = 128;
 const MAX_MULTIPLE_ACCOUNTS = 100;
 const MAX_SIGNATURE_STATUSES = 256;
 const MAX_SIGNATURES_FOR_ADDRESS = 1000;
-const MAX_AIRDROP_LAMPORTS = 10_000_000_000; // 10 SOL a request: the operator pays for airdrops
-const OPERATOR_RESERVE = 100_000_000_000;
 const BLOCKHASH_VALIDITY = 150;
 /** u64::MAX, what a validator reports as rentEpoch of rent-exempt accounts; JSON numbers cannot carry it, see index.ts. */
 export const RENT_EPOCH_SENTINEL = '__u64_max_rent_epoch__';
 
 type Params = unknown[];
-export type Method = (params: Params) => Promise<unknown>;
+/** Who is calling: the client address (fastify's req.ip, which honours TRUST_PROXY). */
+export interface CallContext {
+  ip: string;
+}
+export type Method = (params: Params, ctx: CallContext) => Promise<unknown>;
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -120,10 +123,30 @@ function decodeTransaction(encoded: unknown, encoding: unknown): { bytes: Uint8A
   return { bytes, tx };
 }
 
+/** A validator's preflight answer for a signature it has already processed (the status cache hit). */
+function alreadyProcessed() {
+  return new RpcError(RpcCode.PreflightFailure, `Transaction simulation failed: ${transactionError(6).text}`, {
+    accounts: null, err: 'AlreadyProcessed', innerInstructions: null, logs: [], replacementBlockhash: null, returnData: null, unitsConsumed: 0,
+  });
+}
+
+const perWindow = (ms: number) => (ms === 3_600_000 ? 'per hour' : `per ${Math.round(ms / 60_000)} minutes`);
+
 export function createMethods(svc: Services) {
   const chain = svc.chain as unknown as EmbeddedChain;
   const db = svc.db;
   const jdb = journalDb(db);
+  const airdrops = new AirdropLimiter(AIRDROP_LIMITS);
+  let airdropQueue: Promise<unknown> = Promise.resolve(); // one airdrop at a time, see requestAirdrop
+  const sending = new Set<string>(); // signatures between the replay check and their landing
+
+  /**
+   * Whether a signature has already landed: this process's recent signatures (also those whose DB
+   * write is not committed yet) and the persisted `chain_transaction` rows (across restarts, and
+   * transactions landed before the journal was installed).
+   */
+  const landed = async (signature: string) =>
+    chain.hasRecentSignature(signature) || !!(await db.selectFrom('chain_transaction').select('signature').where('signature', '=', signature).executeTakeFirst());
 
   const slot = async (): Promise<number> => {
     // The Clock sysvar is the chain's own slot (advanced on every transaction, restored on start).
@@ -261,17 +284,18 @@ export function createMethods(svc: Services) {
 
   function simulationValue(sim: ReturnType<EmbeddedChain['simulateWire']>, extra: Record<string, unknown> = {}) {
     const err = sim.err === null ? null : transactionError(sim.err).json;
-    const rd = sim.meta.returnData();
-    const rdProgram = rd.programId();
+    // No meta: refused before it ran (an expired blockhash), as a validator answers with empty logs.
+    const rd = sim.meta?.returnData();
+    const rdProgram = rd?.programId();
     return {
       accounts: null,
       err,
       innerInstructions: null,
       loadedAccountsDataSize: undefined,
-      logs: sim.meta.logs(),
+      logs: sim.meta?.logs() ?? [],
       replacementBlockhash: null,
-      returnData: rdProgram.some((b) => b !== 0) || rd.data().length ? { programId: new PublicKey(rdProgram).toBase58(), data: [Buffer.from(rd.data()).toString('base64'), 'base64'] } : null,
-      unitsConsumed: Number(sim.meta.computeUnitsConsumed()),
+      returnData: rd && rdProgram && (rdProgram.some((b) => b !== 0) || rd.data().length) ? { programId: new PublicKey(rdProgram).toBase58(), data: [Buffer.from(rd.data()).toString('base64'), 'base64'] } : null,
+      unitsConsumed: sim.meta ? Number(sim.meta.computeUnitsConsumed()) : 0,
       ...extra,
     };
   }
@@ -312,10 +336,10 @@ export function createMethods(svc: Services) {
     async getEpochSchedule() {
       return { firstNormalEpoch: 0, firstNormalSlot: 0, leaderScheduleSlotOffset: SLOTS_PER_EPOCH, slotsPerEpoch: SLOTS_PER_EPOCH, warmup: false };
     },
-    async getEpochInfo(params) {
+    async getEpochInfo(params, call) {
       const cfg = configParam(params[0], ['commitment', 'minContextSlot']);
       const s = (await context(cfg)).slot;
-      const n = await methods.getTransactionCount([]);
+      const n = await methods.getTransactionCount([], call);
       return { absoluteSlot: s, blockHeight: s, epoch: Math.floor(s / SLOTS_PER_EPOCH), slotIndex: s % SLOTS_PER_EPOCH, slotsInEpoch: SLOTS_PER_EPOCH, transactionCount: n };
     },
     async getRecentPerformanceSamples() {
@@ -339,7 +363,7 @@ export function createMethods(svc: Services) {
       tooMany(params, 2);
       if (typeof params[0] !== 'string') throw invalidParams('Invalid params: expected a blockhash string.');
       const cfg = configParam(params[1], ['commitment', 'minContextSlot']);
-      return wrap(cfg, params[0] === (await chain.latestBlockhash()));
+      return wrap(cfg, chain.isBlockhashValid(params[0]));
     },
     async getFeeForMessage(params) {
       tooMany(params, 2);
@@ -348,7 +372,7 @@ export function createMethods(svc: Services) {
       let fee: number | null;
       try {
         const m = Message.from(Buffer.from(params[0], 'base64'));
-        fee = m.recentBlockhash === (await chain.latestBlockhash()) ? messageFee(Transaction.populate(m)) : null;
+        fee = chain.isBlockhashValid(m.recentBlockhash) ? messageFee(Transaction.populate(m)) : null;
       } catch (e) {
         throw invalidParams(`invalid message: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -534,8 +558,16 @@ export function createMethods(svc: Services) {
       tooMany(params, 2);
       const cfg = configParam(params[1], ['sigVerify', 'replaceRecentBlockhash', 'commitment', 'encoding', 'accounts', 'minContextSlot', 'innerInstructions']);
       if (cfg.sigVerify && cfg.replaceRecentBlockhash) throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
-      const { bytes } = decodeTransaction(params[0], cfg.encoding);
+      const { bytes, tx } = decodeTransaction(params[0], cfg.encoding);
       const ctx = await context(cfg);
+      // A validator's simulation checks its status cache: a landed transaction is not run again. With
+      // sigVerify the signature binds the message, so the landed signature identifies it.
+      if (cfg.sigVerify === true && tx.signature && tx.verifySignatures(true) && (await landed(bs58.encode(tx.signature)))) {
+        const ac = cfg.accounts;
+        // Nothing ran, so there is no post-simulation state: each requested account is null.
+        const accounts = isObj(ac) && Array.isArray(ac.addresses) ? ac.addresses.map(pubkeyParam).map(() => null) : null;
+        return { context: ctx, value: { accounts, err: 'AlreadyProcessed', innerInstructions: null, logs: [], replacementBlockhash: null, returnData: null, unitsConsumed: 0 } };
+      }
       const sim = chain.simulateWire(bytes, { sigVerify: cfg.sigVerify === true, replaceRecentBlockhash: cfg.replaceRecentBlockhash === true });
       let accounts: unknown = null;
       if (cfg.accounts !== undefined && cfg.accounts !== null) {
@@ -560,14 +592,21 @@ export function createMethods(svc: Services) {
       const { bytes, tx } = decodeTransaction(params[0], cfg.encoding);
       if (!tx.signature || !tx.verifySignatures(true)) throw new RpcError(RpcCode.SignatureVerificationFailure, 'Transaction signature verification failure');
       await context(cfg);
-      // The embedded chain only keeps transactions that succeed (a failed one would leave fees
-      // unpersisted), so the preflight always runs; skipPreflight cannot land a failing transaction.
-      const sim = chain.simulateWire(bytes);
-      if (sim.err !== null) {
-        const { text } = transactionError(sim.err);
-        throw new RpcError(RpcCode.PreflightFailure, `Transaction simulation failed: ${text}`, simulationValue(sim));
-      }
+      // Refuse a replay before anything runs, as a validator's status cache does (LiteSVM's own history
+      // is empty after a restart while the blockhash is the same). `sending` covers a copy sent while
+      // the first is between this check and its landing; skipPreflight changes nothing here.
+      const signature = bs58.encode(tx.signature);
+      if (sending.has(signature)) throw alreadyProcessed();
+      sending.add(signature);
       try {
+        if (await landed(signature)) throw alreadyProcessed();
+        // The embedded chain only keeps transactions that succeed (a failed one would leave fees
+        // unpersisted), so the preflight always runs; skipPreflight cannot land a failing transaction.
+        const sim = chain.simulateWire(bytes);
+        if (sim.err !== null) {
+          const { text } = transactionError(sim.err);
+          throw new RpcError(RpcCode.PreflightFailure, `Transaction simulation failed: ${text}`, simulationValue(sim));
+        }
         const receipt = await chain.sendSignedTransaction(tx, { kind: 'rpc_send' });
         return receipt.signature;
       } catch (e) {
@@ -578,21 +617,51 @@ export function createMethods(svc: Services) {
           });
         }
         throw e;
+      } finally {
+        sending.delete(signature);
       }
     },
-    async requestAirdrop(params) {
+    async requestAirdrop(params, call) {
       tooMany(params, 3);
       const to = pubkeyParam(params[0]);
       const lamports = u64Param(params[1], 'lamports');
       configParam(params[2], ['commitment', 'recentBlockhash']);
-      if (lamports === 0 || lamports > MAX_AIRDROP_LAMPORTS) throw new RpcError(RpcCode.InvalidRequest, `Invalid request: airdrop amount must be 1..${MAX_AIRDROP_LAMPORTS} lamports`);
-      const op = Number((await account(chain.operator))?.lamports ?? 0n);
-      if (op - lamports < OPERATOR_RESERVE) throw new RpcError(RpcCode.Internal, 'Internal error: the faucet is low on funds; restart the server to refill it');
+      const L = AIRDROP_LIMITS;
+      if (lamports === 0) throw new RpcError(RpcCode.InvalidRequest, 'Invalid request: airdrop amount must be at least 1 lamport');
+      if (lamports > L.maxLamportsPerRequest)
+        throw new RpcError(RpcCode.InvalidRequest, `Invalid request: airdrop request too large; req: ${sol(lamports)}, cap: ${sol(L.maxLamportsPerRequest)} (at most ${L.maxLamportsPerRequest} lamports a request)`);
+      // One airdrop at a time (they are rare): the balance read, the reserve and limit checks and the
+      // transfer cannot interleave with another request's, so a burst cannot pass the same check twice.
+      const run = airdropQueue.then(() => airdrop(to, lamports, clientKey(call.ip)));
+      airdropQueue = run.catch(() => undefined);
+      return run;
+    },
+  };
+
+  /** requestAirdrop after its parameters are checked; runs alone (airdropQueue). */
+  async function airdrop(to: PublicKey, lamports: number, client: string) {
+    const L = AIRDROP_LIMITS;
+    const op = (await account(chain.operator))?.lamports ?? 0n;
+    if (op - BigInt(lamports) - BigInt(LAMPORTS_PER_SIGNATURE) < OPERATOR_RESERVE_LAMPORTS)
+      throw new RpcError(RpcCode.Internal, `Internal error: the airdrop faucet has run dry (the operator keeps ${sol(Number(OPERATOR_RESERVE_LAMPORTS))} for the platform’s transaction fees)`);
+    const grant = airdrops.take(client, lamports);
+    if (!grant.ok) {
+      const window = perWindow(L.windowMs);
+      const why =
+        grant.scope === 'ip'
+          ? `each client address may receive ${sol(L.perClient.lamports)} in at most ${L.perClient.requests} airdrops ${window} (received ${sol(grant.received)} in ${grant.count}; requested ${sol(lamports)})`
+          : `the faucet gives at most ${sol(L.global.lamports)} in ${L.global.requests} airdrops ${window} to all clients together`;
+      throw new RpcError(RpcCode.TooManyRequests, `airdrop request limit reached: ${why}; try again in ${grant.retryAfter} seconds`, { retryAfter: grant.retryAfter, scope: grant.scope });
+    }
+    try {
       // A real transfer from the operator (the embedded faucet), landed and persisted like any other.
       const receipt = await svc.chain.sendTransaction(new Transaction().add(SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: to, lamports })), [], { kind: 'airdrop' });
       return receipt.signature;
-    },
-  };
+    } catch (e) {
+      grant.release(); // nothing was given
+      throw e;
+    }
+  }
   return { methods, encodeAccount };
 }
 

@@ -5,6 +5,7 @@ import { PublicKey } from '@solana/web3.js';
 import type { FastifyInstance } from 'fastify';
 import type { ChainService } from '../services/chain/types';
 import { invalidParams, RpcCode, RpcError } from './errors';
+import { clientKey } from './faucet';
 import { journalEvents, type LandedTransaction } from './journal';
 
 // The validator's PubSub (signatureSubscribe, accountSubscribe, slotSubscribe) on `ws://host/rpc`:
@@ -14,6 +15,42 @@ import { journalEvents, type LandedTransaction } from './journal';
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const MAX_MESSAGE = 1024 * 1024;
+
+/**
+ * Every WebSocket is anonymous, so what one client can hold is bounded:
+ * - 100 subscriptions a socket: a web3.js Connection multiplexes all of an app's subscriptions on one
+ *   socket, and a wallet or this product's pages hold a handful (a signature per transaction being
+ *   confirmed, an account per record on screen); 100 is far above that and keeps the per-transaction
+ *   fan-out (every landed transaction is matched against every subscription) small.
+ * - 10 sockets per client address (IPv4, or IPv6 /64): a few tabs or test processes on one machine.
+ *   Behind a proxy set TRUST_PROXY, otherwise every client shares the proxy's address.
+ * - 1,000 sockets in all: with the per-socket cap at most 100,000 live subscriptions in the process.
+ * Refusals: a subscribe over the cap gets Agave's "Subscription refused" JSON-RPC error (the socket
+ * stays usable); a socket over a connection cap is accepted and closed at once with a close code
+ * (1008 policy violation per address, 1013 try again later when the server is full) and the reason.
+ */
+export const PUBSUB_LIMITS = {
+  subscriptionsPerSocket: 100,
+  socketsPerAddress: 10,
+  sockets: 1000,
+  /** Ping round: a socket silent for two whole rounds (no pong) is dropped, so vanished clients free their slots. */
+  heartbeatMs: 30_000,
+};
+export type PubSubLimits = typeof PUBSUB_LIMITS;
+
+const statsOf = new WeakMap<FastifyInstance, () => { sockets: number; subscriptions: number; addresses: number }>();
+
+/** Live PubSub state of a server (tests: caps hold and everything is freed on close). */
+export function pubSubStats(app: FastifyInstance) {
+  return statsOf.get(app)?.() ?? { sockets: 0, subscriptions: 0, addresses: 0 };
+}
+
+/** The client address of an upgrade request, as fastify's req.ip: the first X-Forwarded-For entry only with TRUST_PROXY. */
+function upgradeClient(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  const first = trustProxy && typeof forwarded === 'string' ? forwarded.split(',')[0].trim() : '';
+  return clientKey(first || req.socket.remoteAddress || 'unknown');
+}
 
 type Encoder = (acc: Awaited<ReturnType<ChainService['getAccountInfo']>>, cfg: Record<string, unknown>) => unknown;
 
@@ -28,6 +65,8 @@ class Socket {
   private buf = Buffer.alloc(0);
   private fragments: Buffer[] = [];
   private closed = false;
+  /** Heartbeat rounds since the client last sent anything (a pong, a request): reset by every read. */
+  private silentRounds = 0;
   constructor(
     private readonly sock: Duplex,
     private readonly onText: (text: string) => void,
@@ -36,6 +75,9 @@ class Socket {
     sock.on('data', (d: Buffer) => this.read(d));
     sock.on('close', () => this.finish());
     sock.on('error', () => this.finish());
+    // The HTTP server's sockets allow half-open connections: a client that goes away without a close
+    // frame only ends its side, and 'close' would never come. Its end is the end.
+    sock.on('end', () => this.drop());
   }
 
   private finish() {
@@ -44,7 +86,20 @@ class Socket {
     this.onClose();
   }
 
+  /** Gone without a close handshake (ended, or silent through a heartbeat): free it now. */
+  drop() {
+    this.sock.destroy();
+    this.finish();
+  }
+
+  /** One heartbeat round: pings; a client that answered nothing (not even a pong) for two rounds is dropped. */
+  heartbeat() {
+    if (++this.silentRounds > 2) return this.drop();
+    this.frame(0x9, Buffer.alloc(0));
+  }
+
   private read(d: Buffer) {
+    this.silentRounds = 0;
     this.buf = Buffer.concat([this.buf, d]);
     for (;;) {
       if (this.buf.length < 2) return;
@@ -127,11 +182,22 @@ class Socket {
 export function registerPubSub(
   app: FastifyInstance,
   chain: ChainService,
-  p: { encodeAccount: Encoder; path: string; rentEpochSentinel: string },
+  p: { encodeAccount: Encoder; path: string; rentEpochSentinel: string; trustProxy?: boolean; limits?: Partial<PubSubLimits> },
 ) {
+  const limits: PubSubLimits = { ...PUBSUB_LIMITS, ...p.limits };
   const events = journalEvents(chain);
   let nextId = 0;
-  const sockets = new Set<Socket>();
+  const sockets = new Map<Socket, Map<number, Sub>>(); // every open socket and its subscriptions
+  const perAddress = new Map<string, number>();
+  const heartbeat = setInterval(() => {
+    for (const ws of [...sockets.keys()]) ws.heartbeat();
+  }, limits.heartbeatMs);
+  heartbeat.unref();
+  statsOf.set(app, () => ({
+    sockets: sockets.size,
+    subscriptions: [...sockets.values()].reduce((n, subs) => n + subs.size, 0),
+    addresses: perAddress.size,
+  }));
 
   app.server.on('upgrade', (req: IncomingMessage, sock: Duplex) => {
     const path = (req.url ?? '').split('?')[0];
@@ -147,7 +213,37 @@ export function registerPubSub(
     const accept = createHash('sha1').update(key + GUID).digest('base64');
     sock.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
 
+    // Over a connection cap: accepted, then closed with the reason (browsers cannot read an HTTP
+    // refusal of a WebSocket handshake, but they do get the close code and reason).
+    const address = upgradeClient(req, p.trustProxy ?? false);
+    const held = perAddress.get(address) ?? 0;
+    const refusal =
+      held >= limits.socketsPerAddress
+        ? ([1008, `too many connections: at most ${limits.socketsPerAddress} WebSockets per client address`] as const)
+        : sockets.size >= limits.sockets
+          ? ([1013, `server busy: ${limits.sockets} WebSockets open; try again later`] as const)
+          : null;
+    if (refusal) {
+      new Socket(sock, () => undefined, () => undefined).close(refusal[0], refusal[1]);
+      return;
+    }
+    perAddress.set(address, held + 1);
+
     const subs = new Map<number, Sub>();
+    let open = true;
+    /** Adds a subscription unless the socket holds the most it may (checked when it is added: subscribe handlers can await). */
+    const subscribe = (sub: Omit<Sub, 'id'>) => {
+      if (!open) throw new RpcError(RpcCode.Internal, 'Internal error: connection closed');
+      if (subs.size >= limits.subscriptionsPerSocket) {
+        throw new RpcError(
+          RpcCode.Internal,
+          `Internal Error: Subscription refused. Connection subscription limit reached (${limits.subscriptionsPerSocket} per WebSocket); unsubscribe first or open another connection`,
+        );
+      }
+      const s: Sub = { id: ++nextId, ...sub };
+      subs.set(s.id, s);
+      return s.id;
+    };
     const send = (o: unknown) => ws.send(JSON.stringify(o).replaceAll(`"${p.rentEpochSentinel}"`, '18446744073709551615'));
     const notify = (method: string, sub: Sub, result: unknown) => send({ jsonrpc: '2.0', method, params: { result, subscription: sub.id } });
 
@@ -174,11 +270,17 @@ export function registerPubSub(
       sock,
       (text) => void handle(text),
       () => {
+        // Everything the socket held goes with it: its subscriptions, its listener, its address slot.
+        open = false;
         events.off('landed', onLanded);
+        subs.clear();
         sockets.delete(ws);
+        const n = (perAddress.get(address) ?? 1) - 1;
+        if (n > 0) perAddress.set(address, n);
+        else perAddress.delete(address);
       },
     );
-    sockets.add(ws);
+    sockets.set(ws, subs);
 
     async function handle(text: string) {
       let req: Record<string, unknown>;
@@ -196,9 +298,7 @@ export function registerPubSub(
         switch (req.method) {
           case 'signatureSubscribe': {
             if (typeof params[0] !== 'string') throw invalidParams('Invalid params: expected a signature.');
-            const sub: Sub = { id: ++nextId, kind: 'signature', key: params[0], cfg: cfgOf(params[1]) };
-            subs.set(sub.id, sub);
-            result = sub.id;
+            result = subscribe({ kind: 'signature', key: params[0], cfg: cfgOf(params[1]) });
             break;
           }
           case 'accountSubscribe': {
@@ -211,15 +311,11 @@ export function registerPubSub(
             }
             const cfg = cfgOf(params[1]);
             p.encodeAccount(await chain.getAccountInfo(key), cfg); // refuse an impossible encoding now
-            const sub: Sub = { id: ++nextId, kind: 'account', key: key.toBase58(), cfg };
-            subs.set(sub.id, sub);
-            result = sub.id;
+            result = subscribe({ kind: 'account', key: key.toBase58(), cfg });
             break;
           }
           case 'slotSubscribe': {
-            const sub: Sub = { id: ++nextId, kind: 'slot', cfg: {} };
-            subs.set(sub.id, sub);
-            result = sub.id;
+            result = subscribe({ kind: 'slot', cfg: {} });
             break;
           }
           case 'signatureUnsubscribe':
@@ -244,6 +340,7 @@ export function registerPubSub(
 
   // Open sockets would keep app.close() waiting.
   app.addHook('onClose', async () => {
-    for (const s of sockets) s.close(1001, 'server shutting down');
+    clearInterval(heartbeat);
+    for (const s of [...sockets.keys()]) s.close(1001, 'server shutting down');
   });
 }

@@ -49,6 +49,8 @@ export interface World {
   verifiedRest: Target;
   minted: Target & { arweaveUrl: string; mintAddress: string };
   rejected: Target;
+  /** A second rejected one, whose claims the certificate.updateClaims row corrects (Try Again queues a run on `rejected`). */
+  claims: Target;
   /** The other holder's own pending certificate (must never show up for the holder). */
   otherPending: Target;
   /** Each signed-in role's own pending certificate (the holder's is `pending`; anonymous has none). */
@@ -243,9 +245,10 @@ export async function buildWorld(): Promise<World> {
   const verifiedRest = await addCertificate(holder, 'Matrix Rest Mint Certificate');
   const mintedBase = await addCertificate(holder, 'Matrix Minted Certificate');
   const rejected = await addCertificate(holder, 'Matrix Rejected Certificate', { mismatch: true });
+  const claimsTarget = await addCertificate(holder, 'Matrix Mistyped Certificate', { mismatch: true });
   await drainQueue(server);
   const status = async (id: string) => (await server.services.db.selectFrom('certificate').select('verification_status').where('id', '=', id).executeTakeFirstOrThrow()).verification_status;
-  for (const [t, want] of [[verified, 'verified'], [verifiedRest, 'verified'], [mintedBase, 'verified'], [rejected, 'rejected']] as const) {
+  for (const [t, want] of [[verified, 'verified'], [verifiedRest, 'verified'], [mintedBase, 'verified'], [rejected, 'rejected'], [claimsTarget, 'rejected']] as const) {
     const s = await status(t.id);
     if (s !== want) throw new Error(`${t.title} ended ${s}, expected ${want}`);
   }
@@ -281,6 +284,7 @@ export async function buildWorld(): Promise<World> {
     verifiedRest,
     minted: { ...mintedBase, arweaveUrl: minted.arweave_url, mintAddress: minted.mint_address },
     rejected,
+    claims: claimsTarget,
     otherPending,
     own,
     victimKey: { id: victim.api_key.id, key: victim.key },

@@ -82,12 +82,17 @@ export async function startFuzzServer(): Promise<Fixture> {
   const dir = tmpDataDir();
   // TRUST_PROXY: the fuzz sends a random X-Forwarded-For so the per-IP limits of support.* and the
   // REST API do not turn every later call into a 429; the per-key and per-wallet limits are lifted
-  // for the same reason (fuzzed sign-outs make A sign in again). Those limits have their own tests.
+  // for the same reason (fuzzed sign-outs make A sign in again; every accepted certificate.create and
+  // POST /api/v1/certificates is A's or B's, FC_RUNS of them per procedure). Those limits have their
+  // own tests (sign-in-limits, rest-rate-limit, creation-limits).
   const server = await startTestServer(dir, {
     TRUST_PROXY: 'true',
     API_RATE_LIMIT_PER_MIN: '1000000',
     SIGN_IN_RATE_LIMIT_PER_WALLET: '1000000',
     SIGN_IN_RATE_LIMIT_PER_IP: '1000000',
+    CERTIFICATE_RATE_LIMIT_PER_WALLET: '1000000',
+    CERTIFICATE_RATE_LIMIT_PER_IP: '1000000',
+    ATTESTA_DAILY_ANCHORS_PER_WALLET: '1000000',
   });
   const url = server.url;
   const a = await makeActor(url);

@@ -32,6 +32,7 @@ const lastText = (entries: FormEntry[], name: string) => {
 
 export function trpcSpecs(f: Fixture): Record<string, ProcSpec> {
   const db = f.server.services.db;
+  const recordAddress = (sha256: string) => f.server.services.chain.certificateAddress(Buffer.from(sha256, 'hex')).toBase58();
   // Plausible ids (own, rejected, another holder's, a demo id); fieldValue() mixes in the nasty ones.
   const certId = fc.constantFrom(f.aCert.id, f.aCert.id, f.aRejected.id, f.bCert.id, 'cert-1', ` ${f.aCert.id} `, f.aCert.id.toUpperCase());
   const userId = fc.constantFrom(f.a.user.id, f.b.user.id);
@@ -136,6 +137,28 @@ export function trpcSpecs(f: Fixture): Record<string, ProcSpec> {
     'certificate.stats': { example: { input: undefined }, input: noInput },
     'certificate.startVerification': { example: { input: { id: f.aCert.id } }, input: shaped({ id: certId }), accepted: async () => settle(f) },
     'certificate.retryVerification': { example: { input: { id: f.aRejected.id } }, input: shaped({ id: certId }), accepted: async () => settle(f) },
+    'certificate.attempts': {
+      example: { input: { id: f.aRejected.id } },
+      input: shaped({ id: certId }),
+      accepted: async (i, d: any[]) => {
+        // Oldest first, numbered from 1, every step inside the run (job) it belongs to.
+        expect(d.map((a) => a.number)).toEqual(d.map((_a, n) => n + 1));
+        for (const a of d) for (const l of a.logs) expect([l.job_id, l.certificate_id]).toEqual([a.job_id, String(i.id).trim()]);
+      },
+    },
+    'certificate.updateClaims': {
+      // Claims the PDF does not name: the certificate is verified again (and rejected again).
+      example: { input: { id: f.aRejected.id, title: ` Doctor of Astrology %_'; `, institution_name: 'Ünï Institute', program_name: 'Star Charts', issue_date: '2024-02-29' } },
+      input: shaped({ id: certId, title: oddText(200), institution_name: oddText(200), program_name: oddText(200), issue_date: fc.oneof(validDate, wrongDate) }),
+      accepted: async (i, d) => {
+        for (const k of ['title', 'institution_name', 'program_name', 'issue_date'] as const) expect(d.certificate[k]).toBe(String(i[k]).trim());
+        expect(d.certificate.verification_status).toBe('pending');
+        const row = await db.selectFrom('certificate').select(['title', 'verification_status', 'user_id']).where('id', '=', d.certificate.id).executeTakeFirstOrThrow();
+        expect(row).toEqual({ title: d.certificate.title, verification_status: expect.any(String), user_id: f.a.user.id });
+        expect(await db.selectFrom('verification_job').select('id').where('id', '=', d.job_id).executeTakeFirst()).toBeTruthy();
+        await settle(f); // its verification runs in the background
+      },
+    },
     'certificate.onStatus': {
       example: { input: { id: f.aCert.id } },
       input: shaped({ id: certId, lastEventId: fc.oneof(nastyString, fc.constant(null)) }),
@@ -156,6 +179,29 @@ export function trpcSpecs(f: Fixture): Record<string, ProcSpec> {
       example: { input: [['file', { file: { kind: 'dup', which: 'own' }, filename: 'c.pdf', type: 'application/pdf' }], ['certificateId', f.aCert.id]] },
       multipart: true,
       input: formFields({ file: { file: true, valid: fc.constant('') }, certificateId: { file: false, valid: fc.constantFrom(f.aCert.id, f.bCert.id, 'cert-1', '') } }),
+    },
+
+    'explorer.address': {
+      example: { input: { address: recordAddress(f.aCert.sha256), limit: 5 } },
+      input: shaped({
+        address: fc.oneof(base58(32, 44), base58(1, 31), base58(45, 60), fc.constantFrom(recordAddress(f.aCert.sha256), recordAddress(f.bCert.sha256), f.a.wallet.address, '11111111111111111111111111111111', 'So11111111111111111111111111111111111111112')),
+        limit: fc.integer({ min: -5, max: 60 }),
+      }),
+      accepted: async (i, d) => {
+        expect(d.address).toBe(String(i.address).trim());
+        if (typeof i.limit === 'number') expect(d.transactions.length).toBeLessThanOrEqual(i.limit);
+      },
+    },
+    'explorer.transaction': {
+      // '$SIG': a real signature of this chain, so the decoding itself is reached.
+      example: { input: { signature: '$SIG' } },
+      input: shaped({ signature: fc.oneof(base58(64, 88), base58(1, 63), fc.constant('$SIG')) }),
+      prepare: async (i: any) => {
+        if (i?.signature !== '$SIG') return i;
+        const t = await db.selectFrom('chain_transaction').select('signature').orderBy('slot', 'desc').executeTakeFirstOrThrow();
+        return { ...i, signature: t.signature };
+      },
+      accepted: async (i, d) => expect(d.signature).toBe(String(i.signature).trim()),
     },
 
     'mint.prepare': { example: { input: { id: f.aCert.id } }, input: shaped({ id: certId }) },

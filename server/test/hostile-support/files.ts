@@ -262,6 +262,54 @@ export async function webpHeaderBomb(): Promise<Uint8Array> {
   return new Uint8Array(webp);
 }
 
+/**
+ * An animated GIF or WEBP of `frames` copies of one flat width × height frame. Each frame is within
+ * the per-image limit; together they need not be: 12 frames of 2000 × 2000 are 48 Mpx to decode, in
+ * a file of a few KB. Encoded once by sharp as a still image, then the frame is repeated in the
+ * animation container by hand (so building the attack never decodes all the frames either).
+ */
+export async function animatedImage(format: 'gif' | 'webp', width: number, height: number, frames: number): Promise<Uint8Array> {
+  const still = sharp({ create: { width, height, channels: 3, background: '#3366cc' } });
+  return format === 'gif' ? animatedGif(await still.gif().toBuffer(), frames) : animatedWebp(await still.webp({ lossless: false }).toBuffer(), width, height, frames);
+}
+
+/** GIF89a: header and colour table of the still, a looping extension, then `frames` × (delay + image). */
+function animatedGif(still: Buffer, frames: number): Uint8Array {
+  let at = 13 + (still[10] & 0x80 ? 3 * 2 ** ((still[10] & 7) + 1) : 0);
+  const head = still.subarray(0, at);
+  const skipSubBlocks = (i: number) => {
+    while (still[i] !== 0) i += still[i] + 1;
+    return i + 1;
+  };
+  while (still[at] === 0x21) at = skipSubBlocks(at + 2); // extensions of the still
+  if (still[at] !== 0x2c) throw new Error('no image descriptor');
+  const descriptor = still[at + 9];
+  const dataAt = at + 10 + (descriptor & 0x80 ? 3 * 2 ** ((descriptor & 7) + 1) : 0);
+  const image = still.subarray(at, skipSubBlocks(dataAt + 1));
+  const loop = Buffer.from([0x21, 0xff, 0x0b, ...Buffer.from('NETSCAPE2.0', 'latin1'), 0x03, 0x01, 0x00, 0x00, 0x00]);
+  const delay = Buffer.from([0x21, 0xf9, 0x04, 0x00, 0x0a, 0x00, 0x00, 0x00]);
+  return new Uint8Array(Buffer.concat([head, loop, ...Array.from({ length: frames }, () => [delay, image]).flat(), Buffer.from([0x3b])]));
+}
+
+/** Extended WEBP: VP8X (animation flag), ANIM, then `frames` ANMF chunks each holding the still's bitstream. */
+function animatedWebp(still: Buffer, width: number, height: number, frames: number): Uint8Array {
+  const bitstream = still.subarray(12); // the still's 'VP8 ' chunk (fourcc, size, data, padding)
+  if (bitstream.toString('latin1', 0, 4) !== 'VP8 ') throw new Error('not a simple lossy WEBP');
+  const u24 = (v: number) => Buffer.from([v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff]);
+  const chunk = (fourcc: string, data: Buffer) => {
+    const size = Buffer.alloc(4);
+    size.writeUInt32LE(data.length);
+    return Buffer.concat([Buffer.from(fourcc, 'latin1'), size, data, data.length % 2 ? Buffer.alloc(1) : Buffer.alloc(0)]);
+  };
+  const vp8x = chunk('VP8X', Buffer.concat([Buffer.from([0x02, 0, 0, 0]), u24(width - 1), u24(height - 1)]));
+  const anim = chunk('ANIM', Buffer.from([0, 0, 0, 0, 0, 0]));
+  const frame = chunk('ANMF', Buffer.concat([u24(0), u24(0), u24(width - 1), u24(height - 1), u24(100), Buffer.from([0]), bitstream]));
+  const body = Buffer.concat([Buffer.from('WEBP', 'latin1'), vp8x, anim, ...Array(frames).fill(frame)]);
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(body.length);
+  return new Uint8Array(Buffer.concat([Buffer.from('RIFF', 'latin1'), size, body]));
+}
+
 /** A real PNG (so a name ending in .pdf lies about it). */
 export async function smallPng(): Promise<Uint8Array> {
   return new Uint8Array(await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).png().toBuffer());
@@ -283,3 +331,60 @@ export const HOSTILE_NAMES: Record<string, string> = {
   'dots only': '....pdf',
   'HTML': '<img src=x onerror=alert(1)>.pdf',
 };
+
+// ---- decompression bombs ---------------------------------------------------------------------------
+
+/**
+ * A PDF decompression bomb: one page whose FlateDecode content stream inflates to a single string
+ * literal of `inflatedBytes` letters (`(AAAA…) Tj`). 300 MB inflated is ~300 KB on disk; a reader
+ * that decodes and tokenises the stream (pdfjs text extraction) builds a string that size, on the
+ * thread it runs on. The default is the red team's: ~1.5 billion characters in ~1.46 MB.
+ */
+export async function pdfFlateBomb(inflatedBytes = 1_500_000_000): Promise<Uint8Array> {
+  const head = Buffer.from('BT /F1 12 Tf 50 700 Td (', 'latin1');
+  const tail = Buffer.from(') Tj ET', 'latin1');
+  // One zlib stream written in pieces, so the test process never holds the inflated content.
+  const deflate = createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => parts.push(c));
+  const done = new Promise<void>((r) => deflate.on('end', () => r()));
+  const write = async (b: Buffer) => {
+    if (!deflate.write(b)) await new Promise((r) => deflate.once('drain', r));
+  };
+  await write(head);
+  const block = Buffer.alloc(1024 * 1024, 0x41);
+  for (let left = inflatedBytes; left > 0; left -= block.length) await write(left >= block.length ? block : block.subarray(0, left));
+  await write(tail);
+  deflate.end();
+  await done;
+  const data = Buffer.concat(parts);
+  const before = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+  ];
+  // rawPdf takes text bodies; the stream's bytes are binary, so this file is assembled by hand.
+  const chunks: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  const offsets: number[] = [];
+  let at = chunks[0].length;
+  const add = (b: Buffer) => {
+    chunks.push(b);
+    at += b.length;
+  };
+  before.forEach((body, i) => {
+    offsets.push(at);
+    add(Buffer.from(`${i + 1} 0 obj\n${body}\nendobj\n`, 'latin1'));
+  });
+  offsets.push(at);
+  add(Buffer.from(`4 0 obj\n<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'));
+  add(data);
+  add(Buffer.from('\nendstream\nendobj\n', 'latin1'));
+  offsets.push(at);
+  add(Buffer.from(`5 0 obj\n${FONT}\nendobj\n`, 'latin1'));
+  const xrefAt = at;
+  let xref = `xref\n0 6\n0000000000 65535 f \n`;
+  for (const o of offsets) xref += `${String(o).padStart(10, '0')} 00000 n \n`;
+  xref += `trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  add(Buffer.from(xref, 'latin1'));
+  return new Uint8Array(Buffer.concat(chunks));
+}

@@ -378,7 +378,8 @@ export type Certificates = {
     {
       "name": "issueCertificate",
       "docs": [
-        "An approved issuer anchors a SHA-256 for a holder, naming itself as issuer."
+        "An approved issuer records a SHA-256 for a holder, already verified and issuer-confirmed.",
+        "An existing record is superseded (rewritten for the new holder) unless it is issuer-confirmed; this issuer's own revoked record may be issued again."
       ],
       "discriminator": [
         61,
@@ -505,9 +506,78 @@ export type Certificates = {
       ]
     },
     {
+      "name": "requestConfirmation",
+      "docs": [
+        "The holder asks an approved issuer to confirm the certificate (certificate.issuer = its authority; replaces an earlier request).",
+        "issuer: the Issuer account of the institution asked (PDA [\"issuer\", authority])."
+      ],
+      "discriminator": [
+        110,
+        108,
+        145,
+        214,
+        198,
+        88,
+        9,
+        151
+      ],
+      "accounts": [
+        {
+          "name": "certificate",
+          "writable": true,
+          "signer": false,
+          "pda": {
+            "seeds": [
+              {
+                "kind": "const",
+                "value": [
+                  99,
+                  101,
+                  114,
+                  116,
+                  105,
+                  102,
+                  105,
+                  99,
+                  97,
+                  116,
+                  101
+                ]
+              },
+              {
+                "kind": "arg",
+                "path": "hash"
+              }
+            ]
+          }
+        },
+        {
+          "name": "issuer",
+          "writable": false,
+          "signer": false
+        },
+        {
+          "name": "holder",
+          "writable": false,
+          "signer": true
+        }
+      ],
+      "args": [
+        {
+          "name": "hash",
+          "type": {
+            "array": [
+              "u8",
+              32
+            ]
+          }
+        }
+      ]
+    },
+    {
       "name": "confirmCertificate",
       "docs": [
-        "An approved issuer confirms an anchored certificate."
+        "An approved issuer that the holder asked (request_confirmation) confirms the certificate: verified, issuer-confirmed."
       ],
       "discriminator": [
         122,
@@ -577,6 +647,28 @@ export type Certificates = {
           "name": "authority",
           "writable": false,
           "signer": true
+        },
+        {
+          "name": "registry",
+          "writable": true,
+          "signer": false,
+          "pda": {
+            "seeds": [
+              {
+                "kind": "const",
+                "value": [
+                  114,
+                  101,
+                  103,
+                  105,
+                  115,
+                  116,
+                  114,
+                  121
+                ]
+              }
+            ]
+          }
         }
       ],
       "args": [
@@ -594,8 +686,7 @@ export type Certificates = {
     {
       "name": "recordVerification",
       "docs": [
-        "A platform verifier records verified or rejected (with a reason).",
-        "issuer: the Issuer PDA [\"issuer\", certificate.issuer]; required when certificate.issuer is set, else null."
+        "A platform verifier records verified (tier platform_verified) or rejected (with a reason)."
       ],
       "discriminator": [
         179,
@@ -663,12 +754,6 @@ export type Certificates = {
           "name": "verifier",
           "writable": false,
           "signer": true
-        },
-        {
-          "name": "issuer",
-          "writable": false,
-          "signer": false,
-          "optional": true
         }
       ],
       "args": [
@@ -1030,6 +1115,32 @@ export type Certificates = {
       ]
     },
     {
+      "name": "certificateSuperseded",
+      "discriminator": [
+        247,
+        84,
+        219,
+        21,
+        15,
+        133,
+        95,
+        202
+      ]
+    },
+    {
+      "name": "confirmationRequested",
+      "discriminator": [
+        152,
+        8,
+        92,
+        198,
+        40,
+        38,
+        94,
+        219
+      ]
+    },
+    {
       "name": "issuerRegistered",
       "discriminator": [
         98,
@@ -1254,7 +1365,7 @@ export type Certificates = {
     {
       "code": 6050,
       "name": "alreadyConfirmed",
-      "msg": "The certificate already names an issuer"
+      "msg": "The certificate is already confirmed by an issuer"
     },
     {
       "code": 6051,
@@ -1265,6 +1376,11 @@ export type Certificates = {
       "code": 6052,
       "name": "invalidReasonCode",
       "msg": "A reason code is required"
+    },
+    {
+      "code": 6053,
+      "name": "confirmationNotRequested",
+      "msg": "The holder has not asked this issuer to confirm the certificate"
     },
     {
       "code": 6060,
@@ -1494,6 +1610,68 @@ export type Certificates = {
           },
           {
             "name": "revoked"
+          }
+        ]
+      }
+    },
+    {
+      "name": "certificateSuperseded",
+      "type": {
+        "kind": "struct",
+        "fields": [
+          {
+            "name": "certificate",
+            "type": "pubkey"
+          },
+          {
+            "name": "hash",
+            "type": {
+              "array": [
+                "u8",
+                32
+              ]
+            }
+          },
+          {
+            "name": "previousHolder",
+            "type": "pubkey"
+          },
+          {
+            "name": "holder",
+            "type": "pubkey"
+          },
+          {
+            "name": "issuer",
+            "type": "pubkey"
+          }
+        ]
+      }
+    },
+    {
+      "name": "confirmationRequested",
+      "type": {
+        "kind": "struct",
+        "fields": [
+          {
+            "name": "certificate",
+            "type": "pubkey"
+          },
+          {
+            "name": "hash",
+            "type": {
+              "array": [
+                "u8",
+                32
+              ]
+            }
+          },
+          {
+            "name": "holder",
+            "type": "pubkey"
+          },
+          {
+            "name": "issuer",
+            "type": "pubkey"
           }
         ]
       }

@@ -14,6 +14,14 @@ export interface AxeViolation {
 }
 
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  // Judge the page at rest: a transition in flight (a stacked toast fading its text out over 400 ms)
+  // has colours no reader is meant to read, and axe measured its contrast mid-fade once. Endless
+  // animations (spinners) never settle and do not change colours.
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+    undefined,
+    { timeout: 10_000 },
+  );
   // Evaluated through the DevTools protocol, not an inline <script>: the server's Content-Security-Policy
   // (script-src 'self') blocks inline scripts added to its pages.
   await page.evaluate(AXE_SOURCE);

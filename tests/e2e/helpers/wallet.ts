@@ -3,9 +3,16 @@
 import { Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { BrowserContext, Page } from 'playwright-core';
+import { loadOrCreateDemoKeys } from '../../../server/src/services/demo/keys';
+import type { RunningServer } from './server';
 
 export const DEV_WALLET_STORAGE_KEY = 'attesta-dev-wallet';
 export const DEV_WALLET_NAME = 'Attesta Dev Wallet';
+
+/** The demo holder of a server started with demo data (its keys are random per data dir). */
+export function demoHolder(server: Pick<RunningServer, 'dataDir'>): Keypair {
+  return loadOrCreateDemoKeys(server.dataDir).holder;
+}
 
 export function newDevKeypair() {
   return Keypair.generate();

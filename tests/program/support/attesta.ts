@@ -44,6 +44,16 @@ export function withReadonly(ix: TransactionInstruction, key: PublicKey): Transa
   });
 }
 
+/** The instruction with more accounts after its own (the program ignores trailing accounts). */
+export function withExtraAccounts(ix: TransactionInstruction, ...keys: TransactionInstruction['keys']): TransactionInstruction {
+  return new TransactionInstruction({ programId: ix.programId, data: ix.data, keys: [...ix.keys, ...keys] });
+}
+
+/** The instruction with only its first `count` accounts (a client built for an older interface). */
+export function withAccountsTruncated(ix: TransactionInstruction, count: number): TransactionInstruction {
+  return new TransactionInstruction({ programId: ix.programId, data: ix.data, keys: ix.keys.slice(0, count) });
+}
+
 /** The instruction with its account at `index` replaced. */
 export function withAccount(ix: TransactionInstruction, index: number, pubkey: PublicKey): TransactionInstruction {
   return new TransactionInstruction({
@@ -143,35 +153,42 @@ export class Attesta {
       })
       .instruction();
   }
-  confirmCertificateIx(p: { hash: Uint8Array; authority: PublicKey; issuer?: PublicKey; certificate?: PublicKey }) {
+  /** `issuer` defaults to the Issuer PDA of `issuerAuthority`. */
+  requestConfirmationIx(p: { hash: Uint8Array; holder: PublicKey; issuerAuthority: PublicKey; issuer?: PublicKey; certificate?: PublicKey }) {
+    return this.program.methods
+      .requestConfirmation(Array.from(p.hash))
+      .accountsPartial({
+        certificate: p.certificate ?? this.certificatePda(p.hash),
+        issuer: p.issuer ?? this.issuerPda(p.issuerAuthority),
+        holder: p.holder,
+      })
+      .instruction();
+  }
+  confirmCertificateIx(p: { hash: Uint8Array; authority: PublicKey; issuer?: PublicKey; certificate?: PublicKey; registry?: PublicKey }) {
     return this.program.methods
       .confirmCertificate(Array.from(p.hash))
       .accountsPartial({
         certificate: p.certificate ?? this.certificatePda(p.hash),
         issuer: p.issuer ?? this.issuerPda(p.authority),
         authority: p.authority,
+        registry: p.registry ?? this.registry,
       })
       .instruction();
   }
-  /** `issuer`: undefined → derived from `issuerAuthority` if given, else none; null → none. */
   recordVerificationIx(p: {
     hash: Uint8Array;
     verifier: PublicKey;
     verified: boolean;
     reasonCode?: number;
-    issuerAuthority?: PublicKey;
-    issuer?: PublicKey | null;
     certificate?: PublicKey;
     registry?: PublicKey;
   }) {
-    const issuer = p.issuer !== undefined ? p.issuer : p.issuerAuthority ? this.issuerPda(p.issuerAuthority) : null;
     return this.program.methods
       .recordVerification(Array.from(p.hash), p.verified, p.reasonCode ?? 0)
       .accountsPartial({
         certificate: p.certificate ?? this.certificatePda(p.hash),
         registry: p.registry ?? this.registry,
         verifier: p.verifier,
-        issuer,
       })
       .instruction();
   }

@@ -50,10 +50,10 @@ export async function givenAnchored(t: Attesta, opts: { holder?: Keypair; expire
   return { hash, holder, certificate: t.certificatePda(hash) };
 }
 
-/** Given a certificate issued by an approved issuer. */
-export async function givenIssued(t: Attesta, issuer: GivenIssuer, opts: { expiresAt?: bigint } = {}): Promise<GivenCertificate> {
+/** Given a certificate issued by an approved issuer (verified, issuer_confirmed). */
+export async function givenIssued(t: Attesta, issuer: GivenIssuer, opts: { expiresAt?: bigint; holder?: Keypair } = {}): Promise<GivenCertificate> {
   const hash = aHash();
-  const holder = Keypair.generate();
+  const holder = opts.holder ?? Keypair.generate();
   expectOk(
     await t.send(
       await t.issueCertificateIx({ hash, holder: holder.publicKey, authority: issuer.authority.publicKey, expiresAt: opts.expiresAt }),
@@ -61,6 +61,22 @@ export async function givenIssued(t: Attesta, issuer: GivenIssuer, opts: { expir
     ),
   );
   return { hash, holder, certificate: t.certificatePda(hash) };
+}
+
+/** Given a certificate whose holder asked `issuer` to confirm it (anchored by the platform unless `c` is given). */
+export async function givenRequested(t: Attesta, issuer: GivenIssuer, c?: GivenCertificate): Promise<GivenCertificate> {
+  const cert = c ?? (await givenAnchored(t));
+  expectOk(
+    await t.send(await t.requestConfirmationIx({ hash: cert.hash, holder: cert.holder.publicKey, issuerAuthority: issuer.authority.publicKey }), [cert.holder]),
+  );
+  return cert;
+}
+
+/** Given a platform-anchored certificate that `issuer` confirmed at its holder's request. */
+export async function givenConfirmed(t: Attesta, issuer: GivenIssuer, opts: { expiresAt?: bigint } = {}): Promise<GivenCertificate> {
+  const c = await givenRequested(t, issuer, await givenAnchored(t, opts));
+  expectOk(await t.send(await t.confirmCertificateIx({ hash: c.hash, authority: issuer.authority.publicKey }), [issuer.authority]));
+  return c;
 }
 
 /** Given a platform-verified certificate. */

@@ -13,9 +13,9 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { copyToClipboard } from '../../lib/clipboard';
 import { trpc } from '../../lib/trpc';
+import { formatDateTime } from '../../lib/dates';
 
-const formatDate = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : 'Never';
+const formatDate = (iso: string | null) => (iso ? formatDateTime(iso) : 'Never');
 
 const errorMessage = (e: unknown) => (e instanceof Error && e.message ? e.message : 'Something went wrong. Please try again.');
 

@@ -1,6 +1,6 @@
 // /certificates/{id}: the holder's view of one certificate. Status changes arrive live over SSE
 // (certificate.onStatus); the seed's 10 s polling stays as the fallback while it is pending.
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
@@ -15,11 +15,11 @@ import {
   FileText,
   HardDriveDownload,
   Loader2,
+  Pencil,
   RefreshCw,
   Share2,
-  ShieldCheck,
 } from 'lucide-react';
-import type { CertificateDto, VerificationLogDto } from '../../../../shared/schemas/dto';
+import type { CertificateDto, VerificationAttemptDto } from '../../../../shared/schemas/dto';
 import { MESSAGES, STATUS_POLL_INTERVAL_MS } from '../../../../shared/constants';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -28,11 +28,15 @@ import { useClusterInfo } from '../wallet/cluster';
 import { useWalletSession } from '../wallet/WalletSession';
 import { ConnectWalletDialog } from '../wallet/ConnectWalletDialog';
 import { useMintCertificate } from '../mint/api';
-import { StatusBadge } from './components/status';
+import { awaitingConfirmation, StatusBadge, StatusIcon } from './components/status';
 import { CopyValue, InfoRow } from './components/CopyField';
-import { VerificationLogList } from './components/VerificationLogList';
+import { VerificationAttempts } from './components/VerificationLogList';
 import { ShareQr } from './components/ShareQr';
 import { explorerAddressUrl, formatDate, formatDateTime, formatKb, publicLink } from './lib/format';
+import { chainReason } from './lib/chain-reason';
+
+// The details form (react-hook-form, zod) loads when the holder first edits.
+const EditClaimsDialog = lazy(() => import('./components/EditClaimsDialog'));
 
 const TIER_LABEL: Record<string, string> = {
   none: 'None',
@@ -55,6 +59,33 @@ export function retryNotice(c: Pick<CertificateDto, 'verification_details'>): { 
 export function rejectionReason(c: Pick<CertificateDto, 'verification_details'>) {
   const reason = c.verification_details?.reason;
   return typeof reason === 'string' && reason.trim() ? reason : MESSAGES.rejectedFallback;
+}
+
+/** A run's outcome, as the seed's toasts say it (SEED-SPEC.md §8). */
+function announceRun(run: VerificationAttemptDto) {
+  if (run.state === 'failed') {
+    toast.error('Verification Failed', { description: 'Verification could not be completed. Use Check Status to try again.' });
+    return;
+  }
+  switch (run.outcome) {
+    case 'verified':
+      toast.success('Certificate Verified', { description: 'Your certificate has been successfully verified.' });
+      break;
+    case 'rejected':
+      toast.error('Verification Failed', { description: 'Your certificate could not be verified' });
+      break;
+    case 'awaiting_confirmation':
+      toast.message('Awaiting Confirmation', { description: 'The content could not be read automatically: the certificate stays pending until its institution confirms it.' });
+      break;
+    case 'revoked':
+      toast.error('Certificate Revoked', { description: 'This certificate has been revoked on chain.' });
+      break;
+    case 'superseded':
+      toast.error('Certificate Superseded', { description: 'The institution issued this file to another wallet.' });
+      break;
+    default:
+      break;
+  }
 }
 
 export function CertificateNotFound({ backTo, backLabel, description }: { backTo: string; backLabel: string; description: string }) {
@@ -80,19 +111,25 @@ export default function CertificateDetailPage() {
   const wallet = useWalletSession();
   const [showPdf, setShowPdf] = useState(false);
 
+  // A run under way (also Try Again on a rejected certificate, whose status stays rejected meanwhile):
+  // the seed's 10 s polling is the fallback while it runs, as while the certificate is pending.
+  const running = useRef(false);
   const byIdOptions = trpc.certificate.byId.queryOptions({ id });
   const query = useQuery({
     ...byIdOptions,
     retry: (count, error) => errorCode(error) !== 'NOT_FOUND' && errorCode(error) !== 'FORBIDDEN' && count < 3,
     refetchInterval: (q) =>
-      (q.state.data as CertificateDto | undefined)?.verification_status === 'pending' ? STATUS_POLL_INTERVAL_MS : false,
+      (q.state.data as CertificateDto | undefined)?.verification_status === 'pending' || running.current ? STATUS_POLL_INTERVAL_MS : false,
   });
   const c = query.data as CertificateDto | undefined;
-  const logs = useQuery({
-    ...trpc.certificate.logs.queryOptions({ id }),
+  const attemptsQuery = useQuery({
+    ...trpc.certificate.attempts.queryOptions({ id }),
     enabled: !!c,
-    refetchInterval: c?.verification_status === 'pending' ? STATUS_POLL_INTERVAL_MS : false,
+    refetchInterval: c?.verification_status === 'pending' || running.current ? STATUS_POLL_INTERVAL_MS : false,
   });
+  const attempts = (attemptsQuery.data ?? []) as VerificationAttemptDto[];
+  const latest = attempts.at(-1);
+  running.current = !!latest && (latest.state === 'queued' || latest.state === 'running');
 
   // The server knows its chain, so it builds the explorer links for the mint and its transaction.
   const mintLinks = useQuery({ ...trpc.mint.links.queryOptions({ id }), enabled: !!c?.nft_mint_address });
@@ -101,6 +138,7 @@ export default function CertificateDetailPage() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: byIdOptions.queryKey }),
       queryClient.invalidateQueries(trpc.certificate.logs.pathFilter()),
+      queryClient.invalidateQueries(trpc.certificate.attempts.pathFilter()),
       queryClient.invalidateQueries(trpc.certificate.list.pathFilter()),
       queryClient.invalidateQueries(trpc.certificate.stats.pathFilter()),
     ]);
@@ -116,24 +154,33 @@ export default function CertificateDetailPage() {
     ),
   );
 
-  // Toast once per transition out of pending (SEED-SPEC.md §4).
-  // Straight from the create form the certificate was pending a moment ago, whatever loads first.
+  // Each run is announced when it ends (SEED-SPEC.md §4: 'Certificate Verified' / 'Verification
+  // Failed'), by the run's own outcome — not by a status change, which Try Again on a rejected
+  // certificate never makes. The runs announced: one started here (Check Status, Try Again, corrected
+  // details), one seen under way on this page, and the first one straight from the create form.
   const location = useLocation();
-  const lastStatus = useRef<string | undefined>((location.state as { justCreated?: boolean } | null)?.justCreated ? 'pending' : undefined);
+  const justCreated = !!(location.state as { justCreated?: boolean } | null)?.justCreated;
+  const awaited = useRef<string | null>(null);
+  const announced = useRef(new Set<string>());
   useEffect(() => {
-    const status = c?.verification_status;
-    if (!status) return;
-    if (lastStatus.current === 'pending' && status === 'verified') {
-      toast.success('Certificate Verified', { description: 'Your certificate has been successfully verified.' });
-    } else if (lastStatus.current === 'pending' && status === 'rejected') {
-      toast.error('Verification Failed', { description: 'Your certificate could not be verified' });
-    }
-    lastStatus.current = status;
+    if (!attemptsQuery.data) return;
+    const last = attempts.at(-1);
+    if (!last) return;
+    if (!awaited.current && !announced.current.has(last.job_id) && (last.state === 'queued' || last.state === 'running' || justCreated)) awaited.current = last.job_id;
+    const run = attempts.find((a) => a.job_id === awaited.current);
+    if (!run || run.state === 'queued' || run.state === 'running') return;
+    awaited.current = null;
+    announced.current.add(run.job_id);
+    announceRun(run);
     // Announce once: a reload of this history entry must not toast again.
-    if (status !== 'pending' && (location.state as { justCreated?: boolean } | null)?.justCreated) {
-      navigate(location.pathname, { replace: true, state: null });
-    }
-  }, [c?.verification_status, location.state, location.pathname, navigate]);
+    if (justCreated) navigate(location.pathname, { replace: true, state: null });
+  }, [attemptsQuery.data, attempts, justCreated, location.pathname, navigate]);
+  useEffect(() => {
+    // Runs already finished when the page opened are history, not news.
+    if (attemptsQuery.data && !justCreated) for (const a of attempts) if (a.state === 'done' || a.state === 'failed') announced.current.add(a.job_id);
+    // Only on the first answer.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [attemptsQuery.data === undefined]);
 
   const loadErrorShown = useRef(false);
   useEffect(() => {
@@ -150,14 +197,25 @@ export default function CertificateDetailPage() {
   // Check Status (pending) or Try Again (rejected) queue a verification run on the server.
   async function onVerify(rejected: boolean) {
     try {
-      await (rejected ? retry : start).mutateAsync({ id });
-      lastStatus.current = 'pending';
+      const r = await (rejected ? retry : start).mutateAsync({ id });
+      if (r.job_id) {
+        awaited.current = r.job_id;
+        announced.current.delete(r.job_id);
+      }
       toast.success('Verification Started', { description: 'Your certificate is being verified. This may take a moment.' });
       await refresh();
     } catch (e) {
       console.error('Could not start verification', e);
       toast.error('Verification Failed', { description: 'Failed to initiate verification process.' });
     }
+  }
+
+  const [editOpen, setEditOpen] = useState(false);
+  const [editRequested, setEditRequested] = useState(false);
+  async function onClaimsUpdated(jobId: string) {
+    awaited.current = jobId;
+    toast.success('Verification Started', { description: 'Your certificate is being verified. This may take a moment.' });
+    await refresh();
   }
 
   const mint = useMintCertificate(wallet.signTransaction);
@@ -241,6 +299,13 @@ export default function CertificateDetailPage() {
   const notice = retryNotice(c);
   const canMint = status === 'verified' && !c.nft_mint_address;
   const rpcUrl = cluster.data?.rpcUrl;
+  const awaiting = status === 'pending' && awaitingConfirmation(c.verification_details);
+  const isRunning = running.current;
+  // What the holder can still do: verify again (seed: Check Status / Try Again) and correct the claims
+  // (a mistyped detail can never pass Try Again). Revoked and superseded are final.
+  const canVerify = status === 'pending' || status === 'rejected';
+  const canEdit = (status === 'rejected' || status === 'pending') && !isRunning && !!attemptsQuery.data;
+  const details = c.verification_details ?? {};
 
   return (
     <div className="mx-auto max-w-6xl space-y-6">
@@ -297,8 +362,9 @@ export default function CertificateDetailPage() {
                   className="h-[70vh] min-h-96 w-full rounded-lg border bg-muted"
                 />
               ) : (
-                <div className="rounded-lg border bg-gradient-to-br from-primary/5 to-muted p-8 text-center">
-                  <ShieldCheck className="mx-auto mb-3 size-10 text-primary" aria-hidden="true" />
+                <div className="rounded-lg border bg-gradient-to-br from-primary/5 to-muted p-8 text-center" data-testid="certificate-preview">
+                  {/* The preview's mark is the certificate's status, never a check mark it has not earned. */}
+                  <StatusIcon status={status} className="mx-auto mb-3 size-10" />
                   <p className="text-xs uppercase tracking-widest text-muted-foreground">Certificate</p>
                   <p className="mt-2 text-xl font-semibold">{c.title}</p>
                   <p className="mt-1 text-muted-foreground">{c.program_name}</p>
@@ -372,9 +438,9 @@ export default function CertificateDetailPage() {
             <CardContent className="space-y-4">
               <div className="flex items-center justify-between gap-2">
                 <StatusBadge status={status} />
-                {c.tier !== 'none' && <span className="text-sm text-muted-foreground">{TIER_LABEL[c.tier] ?? c.tier}</span>}
+                {status === 'verified' && c.tier !== 'none' && <span className="text-sm text-muted-foreground">{TIER_LABEL[c.tier] ?? c.tier}</span>}
               </div>
-              {status === 'pending' && (
+              {status === 'pending' && !awaiting && (
                 <p className="flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite" data-testid="pending-status">
                   {/* The server's retry notice (network down, gave up): see services/verification/retry-status.ts. */}
                   {notice ? (
@@ -388,20 +454,65 @@ export default function CertificateDetailPage() {
                   )}
                 </p>
               )}
+              {awaiting && (
+                <div className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm dark:border-amber-900 dark:bg-amber-950" data-testid="awaiting-confirmation">
+                  <p className="font-semibold text-amber-900 dark:text-amber-200">Awaiting confirmation</p>
+                  <p className="text-amber-900 dark:text-amber-100">{rejectionReason(c)}</p>
+                </div>
+              )}
               {status === 'rejected' && (
                 <div className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950">
                   <p className="font-semibold text-red-800 dark:text-red-300">Reason</p>
-                  <p className="text-red-800 dark:text-red-200" data-testid="rejection-reason">
+                  <p className="break-words text-red-800 dark:text-red-200" data-testid="rejection-reason">
                     {rejectionReason(c)}
                   </p>
                 </div>
               )}
-              <VerificationLogList logs={(logs.data ?? []) as VerificationLogDto[]} />
-              {status !== 'verified' && (
-                <Button variant="outline" className="w-full" disabled={verifying} onClick={() => void onVerify(status === 'rejected')}>
-                  {verifying ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <RefreshCw className="size-4" aria-hidden="true" />}
-                  {status === 'rejected' ? 'Try Again' : 'Check Status'}
+              {status === 'revoked' && (
+                <div className="space-y-1 rounded-lg border border-red-300 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950" data-testid="revocation">
+                  <p className="font-semibold text-red-900 dark:text-red-300">Revoked</p>
+                  <p className="break-words text-red-900 dark:text-red-200">{chainReason(status, details) ?? rejectionReason(c)}</p>
+                </div>
+              )}
+              {status === 'superseded' && (
+                <div className="space-y-1 rounded-lg border border-slate-300 bg-slate-50 p-3 text-sm dark:border-slate-700 dark:bg-slate-900" data-testid="supersession">
+                  <p className="font-semibold">Superseded</p>
+                  <p className="break-words">{chainReason(status, details) ?? rejectionReason(c)}</p>
+                  {typeof details.new_holder_wallet === 'string' && (
+                    <p className="flex flex-wrap items-center gap-1 text-muted-foreground">
+                      Now held by <CopyValue value={details.new_holder_wallet} label="new holder wallet" short />
+                    </p>
+                  )}
+                </div>
+              )}
+              <VerificationAttempts attempts={attempts} />
+              {canVerify && (
+                <Button variant="outline" className="w-full" disabled={verifying || (isRunning && status === 'rejected')} onClick={() => void onVerify(status === 'rejected')}>
+                  {verifying || isRunning ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <RefreshCw className="size-4" aria-hidden="true" />}
+                  {status === 'rejected' ? (isRunning ? 'Verifying again...' : 'Try Again') : 'Check Status'}
                 </Button>
+              )}
+              {canEdit && (
+                <div className="space-y-2">
+                  <Button
+                    variant="outline"
+                    className="w-full"
+                    onClick={() => {
+                      setEditRequested(true);
+                      setEditOpen(true);
+                    }}
+                  >
+                    <Pencil className="size-4" aria-hidden="true" /> Edit Details
+                  </Button>
+                  <p className="text-xs text-muted-foreground">
+                    Mistyped the title, institution or program? Correct them and the same file is verified again.
+                  </p>
+                </div>
+              )}
+              {editRequested && (
+                <Suspense fallback={null}>
+                  <EditClaimsDialog certificate={c} open={editOpen} onOpenChange={setEditOpen} onUpdated={(jobId) => void onClaimsUpdated(jobId)} />
+                </Suspense>
               )}
             </CardContent>
           </Card>
@@ -449,6 +560,8 @@ export default function CertificateDetailPage() {
                     {mint.isPending ? 'Minting...' : 'Mint as NFT'}
                   </Button>
                 </>
+              ) : status === 'revoked' || status === 'superseded' ? (
+                <p className="text-sm text-muted-foreground">A {status} certificate cannot be minted.</p>
               ) : (
                 <p className="text-sm text-muted-foreground">Minting becomes available once the certificate is verified.</p>
               )}
@@ -486,18 +599,29 @@ export default function CertificateDetailPage() {
             </CardContent>
           </Card>
 
-          <Card>
+          <Card data-testid="share-card">
             <CardHeader>
               <CardTitle>
                 <h2>Share</h2>
               </CardTitle>
-              <CardDescription>Anyone with the link can check this certificate against the chain, without a wallet.</CardDescription>
+              {/* The invitation to check it (and the QR code) only for what the check confirms. */}
+              <CardDescription>
+                {status === 'verified'
+                  ? 'Anyone with the link can check this certificate against the chain, without a wallet.'
+                  : status === 'pending'
+                    ? 'Share it once it is verified: until then its public page shows it as pending.'
+                    : `Its public page shows it as ${status} and not valid.`}
+              </CardDescription>
             </CardHeader>
             <CardContent className="space-y-3">
-              <ShareQr url={link} />
-              <Button variant="outline" className="w-full" onClick={() => void onShare(link)}>
-                <Share2 className="size-4" aria-hidden="true" /> Copy public link
-              </Button>
+              {status === 'verified' && (
+                <>
+                  <ShareQr url={link} />
+                  <Button variant="outline" className="w-full" onClick={() => void onShare(link)}>
+                    <Share2 className="size-4" aria-hidden="true" /> Copy public link
+                  </Button>
+                </>
+              )}
               <Button asChild variant="link" className="w-full">
                 <Link to={`/view/${c.user_id}/${c.id}`}>Open public view</Link>
               </Button>

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Plus, Search } from 'lucide-react';
 import type { CertificateDto } from '../../../../shared/schemas/dto';
+import type { CertificateStatusName } from '../../../../shared/constants';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
@@ -11,7 +12,7 @@ import { CertificateCard } from './components/CertificateCard';
 import { EmptyCertificates } from './components/EmptyCertificates';
 import { PageHeader } from './components/PageHeader';
 
-type StatusFilter = 'all' | 'pending' | 'verified' | 'rejected';
+type StatusFilter = 'all' | CertificateStatusName;
 
 function useDebounced<T>(value: T, ms: number) {
   const [v, setV] = useState(value);
@@ -67,6 +68,9 @@ export default function CertificatesPage() {
             <SelectItem value="pending">Pending</SelectItem>
             <SelectItem value="verified">Verified</SelectItem>
             <SelectItem value="rejected">Rejected</SelectItem>
+            {/* Set on chain by others: the institution or the operator revoked it, or issued the file to its rightful holder. */}
+            <SelectItem value="revoked">Revoked</SelectItem>
+            <SelectItem value="superseded">Superseded</SelectItem>
           </SelectContent>
         </Select>
       </div>

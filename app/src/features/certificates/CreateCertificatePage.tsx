@@ -6,7 +6,7 @@ import { useForm, Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../lib/toast';
-import { ArrowLeft, CheckCircle2, FileText, Loader2, Upload, X } from 'lucide-react';
+import { ArrowLeft, CheckCircle2, FileText, Loader2, Upload, X, XCircle } from 'lucide-react';
 import { createCertificateFields } from '../../../../shared/schemas/certificate';
 import { CERTIFICATE_FILE_EXTENSIONS, CERTIFICATE_MAX_BYTES, MESSAGES } from '../../../../shared/constants';
 import type { CertificateDto } from '../../../../shared/schemas/dto';
@@ -124,6 +124,7 @@ export default function CreateCertificatePage() {
     } catch (error) {
       stopTicker();
       const reason = error instanceof Error ? error.message : String(error);
+      setProgress(0);
       setStage('error');
       setFailure(reason);
       toast.error('Certificate Creation Failed', {
@@ -260,40 +261,45 @@ export default function CreateCertificatePage() {
               </p>
             )}
 
-            {stage !== 'idle' && (
-              <div className="space-y-2" aria-live="polite">
-                <div className="flex items-center justify-between text-sm">
-                  <span className="flex items-center gap-2">
-                    {stage === 'success' ? (
-                      <CheckCircle2 className="size-4 text-emerald-600" aria-hidden="true" />
-                    ) : stage !== 'error' ? (
-                      <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-                    ) : null}
-                    <span data-testid="upload-stage" data-stage={stage}>
-                      {STAGE_TEXT[stage]}
-                    </span>
-                  </span>
-                  <span className="tabular-nums text-muted-foreground">{progress}%</span>
-                </div>
-                <div
-                  role="progressbar"
-                  aria-label="Upload progress"
-                  aria-valuemin={0}
-                  aria-valuemax={100}
-                  aria-valuenow={progress}
-                  className="h-2 overflow-hidden rounded-full bg-muted"
-                >
-                  <div
-                    className={`h-full transition-all duration-200 ${stage === 'error' ? 'bg-destructive' : 'bg-primary'}`}
-                    style={{ width: `${progress}%` }}
-                  />
-                </div>
-                {failure && (
-                  <p role="alert" className="text-sm text-destructive">
-                    {failure}
+            {stage === 'error' ? (
+              // A refused upload is over: no progress bar left standing at the stage it reached.
+              <div role="alert" className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200" data-testid="upload-failed">
+                <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+                <div className="min-w-0">
+                  <p className="font-semibold" data-testid="upload-stage" data-stage={stage}>
+                    {STAGE_TEXT[stage]}
                   </p>
-                )}
+                  {failure && <p className="break-words">{failure}</p>}
+                </div>
               </div>
+            ) : (
+              stage !== 'idle' && (
+                <div className="space-y-2" aria-live="polite">
+                  <div className="flex items-center justify-between text-sm">
+                    <span className="flex items-center gap-2">
+                      {stage === 'success' ? (
+                        <CheckCircle2 className="size-4 text-emerald-600" aria-hidden="true" />
+                      ) : (
+                        <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+                      )}
+                      <span data-testid="upload-stage" data-stage={stage}>
+                        {STAGE_TEXT[stage]}
+                      </span>
+                    </span>
+                    <span className="tabular-nums text-muted-foreground">{progress}%</span>
+                  </div>
+                  <div
+                    role="progressbar"
+                    aria-label="Upload progress"
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={progress}
+                    className="h-2 overflow-hidden rounded-full bg-muted"
+                  >
+                    <div className="h-full bg-primary transition-all duration-200" style={{ width: `${progress}%` }} />
+                  </div>
+                </div>
+              )
             )}
           </CardContent>
         </Card>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { FlaskConical, X } from 'lucide-react';
-import { APP_VERSION } from '../../../../shared/content/site';
+import { APP_VERSION } from '../../../../shared/content/version';
 import { Button } from '../../components/ui/button';
 
 /** localStorage key that remembers the dismissal (seed §1). */
@@ -15,8 +15,9 @@ function isDismissed() {
 }
 
 /**
- * The development notice. It floats at the bottom centre, between the feedback and chat buttons, so it
- * never covers a page's header or the signed-in sidebar.
+ * The development notice, between the feedback and chat buttons in the floating dock
+ * (app/FloatingDock.tsx): it never lies over a page's content, header or the signed-in sidebar.
+ * Where the dock is narrow it says the same in fewer words.
  */
 export function DevBanner() {
   const [visible, setVisible] = useState(() => !isDismissed());
@@ -36,17 +37,21 @@ export function DevBanner() {
       role="region"
       aria-label="Development notice"
       data-testid="dev-banner"
-      className="animate-in-up fixed inset-x-3 bottom-20 z-40 mx-auto flex max-w-xl items-start gap-3 rounded-lg border border-warning/40 bg-amber-50 px-4 py-3 text-sm text-amber-950 shadow-lg sm:bottom-5 sm:inset-x-24 dark:bg-amber-950 dark:text-amber-50"
+      className="mx-auto flex max-w-xl min-w-0 flex-1 items-center gap-2 rounded-md border border-warning/40 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-950 @2xl:text-sm dark:bg-amber-950 dark:text-amber-50"
     >
-      <FlaskConical className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
-      <p className="flex-1">
-        <strong className="font-semibold">Development version {APP_VERSION}.</strong> This is a demo release:
-        some features may be unstable or incomplete.
+      <FlaskConical className="size-4 shrink-0 text-amber-600" aria-hidden="true" />
+      <p className="min-w-0 flex-1">
+        <strong className="font-semibold">
+          <span className="@2xl:hidden">{APP_VERSION} demo:</span>
+          <span className="hidden @2xl:inline">Development version {APP_VERSION}.</span>
+        </strong>{' '}
+        <span className="@2xl:hidden">features may be unstable or incomplete.</span>
+        <span className="hidden @2xl:inline">This is a demo release: some features may be unstable or incomplete.</span>
       </p>
       <Button
         variant="ghost"
         size="icon-sm"
-        className="-my-1 -mr-2 size-7 text-amber-900 hover:bg-amber-100 dark:text-amber-50 dark:hover:bg-amber-900"
+        className="-my-1 -mr-1 size-7 shrink-0 text-amber-900 hover:bg-amber-100 dark:text-amber-50 dark:hover:bg-amber-900"
         onClick={dismiss}
         aria-label="Dismiss development notice"
       >

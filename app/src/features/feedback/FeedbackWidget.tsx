@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 // The sheet (dialog, select) loads on first click, keeping every page's first load small.
 const FeedbackSheet = lazy(() => import('./FeedbackSheet'));
 
-/** Floating feedback button (bottom left) on every page. */
+/** The feedback button (bottom left of the floating dock, app/FloatingDock.tsx) on every page. */
 export function FeedbackWidget() {
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
@@ -14,7 +14,7 @@ export function FeedbackWidget() {
     <>
       <Button
         variant="outline"
-        className="fixed bottom-4 left-[var(--floating-left,1rem)] z-40 h-11 rounded-full px-4 shadow-lg sm:bottom-6 sm:left-[var(--floating-left,1.5rem)]"
+        className="h-11 min-w-11 shrink-0 rounded-full px-3 shadow-sm @xl:px-4"
         aria-label="Send feedback"
         aria-haspopup="dialog"
         aria-expanded={open}
@@ -25,7 +25,7 @@ export function FeedbackWidget() {
         }}
       >
         <MessageSquarePlus aria-hidden="true" />
-        <span className="hidden sm:inline">Feedback</span>
+        <span className="hidden @xl:inline">Feedback</span>
       </Button>
       {requested && (
         <Suspense fallback={null}>

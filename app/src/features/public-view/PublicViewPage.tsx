@@ -1,74 +1,29 @@
 // /view/{userId}/{certificateId}: the shared link. No sign-in; the certificate is checked against its
 // chain record, and a verifier can drop the file they received to compare fingerprints locally.
-import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, CheckCircle2, Coins, Download, ExternalLink, FileText, HardDriveDownload, Loader2, Upload, XCircle } from 'lucide-react';
+import { Coins, Download, ExternalLink, Loader2 } from 'lucide-react';
 import type { PublicCertificateDto, VerdictDto } from '../../../../shared/schemas/dto';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { trpc } from '../../lib/trpc';
 import { StatusBadge } from '../certificates/components/status';
-import { ShareQr } from '../certificates/components/ShareQr';
-import { FileDropZone } from '../certificates/components/FileDropZone';
-import { explorerAddressUrl, formatDate, formatKb } from '../certificates/lib/format';
+import { CopyValue } from '../certificates/components/CopyField';
+import { explorerAddressUrl, formatDate, shortHash } from '../certificates/lib/format';
 import { useClusterInfo } from '../wallet/cluster';
 import { UserAvatar } from '../profile/UserAvatar';
-import { ChainVerdict, VerdictSummary } from '../verification/components/ChainVerdict';
-import { sha256Hex } from '../verification/lib/hash';
+import { ChainVerdict, VerdictSummary, verdictStatus } from '../verification/components/ChainVerdict';
 import { PublicShell } from './PublicShell';
+
+// The QR code card sits below the verdict: it loads after it.
+const ShareQr = lazy(() => import('../certificates/components/ShareQr').then((m) => ({ default: m.ShareQr })));
+const PublicNotFound = lazy(() => import('./PublicNotFound'));
+// Comparing a file is an extra many verifiers never use: it loads after the verdict.
+const CompareFile = lazy(() => import('./CompareFile'));
 
 function errorCode(error: unknown) {
   return (error as { data?: { code?: string } } | null)?.data?.code;
-}
-
-interface Comparison {
-  name: string;
-  size: number;
-  actual: string;
-  expected: string;
-}
-
-function CompareResult({ result }: { result: Comparison }) {
-  const match = result.actual === result.expected;
-  return (
-    <div
-      role="status"
-      data-testid="compare-result"
-      data-match={match}
-      className={`space-y-2 rounded-xl border p-4 text-sm ${
-        match
-          ? 'border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200'
-          : 'border-red-200 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200'
-      }`}
-    >
-      <p className="flex items-center gap-2 font-semibold">
-        {match ? <CheckCircle2 className="size-5" aria-hidden="true" /> : <XCircle className="size-5" aria-hidden="true" />}
-        {match ? 'Match: this file is the certificate recorded on chain' : 'Mismatch: this file is not the certificate recorded on chain'}
-      </p>
-      <p className="opacity-90">
-        {result.name} ({formatKb(result.size)})
-      </p>
-      <dl className="space-y-1">
-        <div>
-          <dt className="font-medium">On-chain SHA-256</dt>
-          <dd>
-            <code className="break-all font-mono text-xs" data-testid="compare-expected">
-              {result.expected}
-            </code>
-          </dd>
-        </div>
-        <div>
-          <dt className="font-medium">Your file's SHA-256</dt>
-          <dd>
-            <code className="break-all font-mono text-xs" data-testid="compare-actual">
-              {result.actual}
-            </code>
-          </dd>
-        </div>
-      </dl>
-    </div>
-  );
 }
 
 export default function PublicViewPage() {
@@ -85,19 +40,6 @@ export default function PublicViewPage() {
   });
   const verdict = verdictQuery.data as VerdictDto | undefined;
   const rpcUrl = useClusterInfo().data?.rpcUrl;
-  const [hashing, setHashing] = useState(false);
-  const [comparison, setComparison] = useState<Comparison | null>(null);
-
-  async function compare(file: File) {
-    if (!cert) return;
-    setHashing(true);
-    try {
-      const actual = await sha256Hex(file);
-      setComparison({ name: file.name, size: file.size, actual, expected: verdict?.sha256 ?? cert.sha256 });
-    } finally {
-      setHashing(false);
-    }
-  }
 
   if (view.isPending) {
     return (
@@ -113,20 +55,9 @@ export default function PublicViewPage() {
     const missing = errorCode(view.error) === 'NOT_FOUND' || errorCode(view.error) === 'BAD_REQUEST';
     return (
       <PublicShell>
-        <div className="mx-auto flex max-w-md flex-col items-center py-16 text-center">
-          <FileText className="mb-4 size-12 text-muted-foreground" aria-hidden="true" />
-          <h1 className="text-2xl font-bold">{missing ? 'Certificate Not Found' : 'Error'}</h1>
-          <p className="mb-6 mt-2 text-muted-foreground">
-            {missing
-              ? "The certificate you're looking for could not be found or does not exist."
-              : 'Failed to load certificate details.'}
-          </p>
-          <Button asChild>
-            <Link to="/">
-              <ArrowLeft className="size-4" aria-hidden="true" /> Go to Homepage
-            </Link>
-          </Button>
-        </div>
+        <Suspense fallback={null}>
+          <PublicNotFound missing={missing} />
+        </Suspense>
       </PublicShell>
     );
   }
@@ -139,7 +70,8 @@ export default function PublicViewPage() {
         <div className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
           <div className="min-w-0 space-y-2">
             <div className="flex flex-wrap items-center gap-2">
-              <StatusBadge status={cert.verification_status} />
+              {/* The chain's verdict once read (the badge never says more than the check below). */}
+              <StatusBadge status={verdict ? verdictStatus(verdict) : cert.verification_status} />
               {cert.nft_mint_address && (
                 <span className="inline-flex items-center gap-1 rounded-full bg-violet-100 px-2.5 py-0.5 text-xs font-semibold text-violet-800 dark:bg-violet-950 dark:text-violet-300">
                   <Coins className="size-3.5" aria-hidden="true" /> Soulbound NFT
@@ -198,15 +130,9 @@ export default function PublicViewPage() {
                 </CardDescription>
               </CardHeader>
               <CardContent className="space-y-4">
-                <FileDropZone accept=".pdf,application/pdf,image/*" label="File to compare" onFile={(f) => void compare(f)} disabled={hashing}>
-                  {hashing ? (
-                    <Loader2 className="mb-2 size-8 animate-spin text-muted-foreground" aria-hidden="true" />
-                  ) : (
-                    <Upload className="mb-2 size-8 text-muted-foreground" aria-hidden="true" />
-                  )}
-                  <p className="font-medium">{hashing ? 'Computing fingerprint...' : 'Drop the file here, or click to choose it'}</p>
-                </FileDropZone>
-                {comparison && <CompareResult result={comparison} />}
+                <Suspense fallback={<div className="h-36 rounded-xl border-2 border-dashed border-muted-foreground/30" aria-busy="true" />}>
+                  <CompareFile expected={verdict?.sha256 ?? cert.sha256} />
+                </Suspense>
               </CardContent>
             </Card>
           </div>
@@ -245,7 +171,9 @@ export default function PublicViewPage() {
                   </div>
                   <div>
                     <dt className="text-muted-foreground">Holder wallet</dt>
-                    <dd className="break-all font-mono text-xs">{cert.holder_wallet}</dd>
+                    <dd>
+                      <CopyValue value={cert.holder_wallet} label="holder wallet" short testId="holder-wallet" />
+                    </dd>
                   </div>
                 </dl>
               </CardContent>
@@ -265,9 +193,11 @@ export default function PublicViewPage() {
                       href={explorerAddressUrl(cert.nft_mint_address, rpcUrl)}
                       target="_blank"
                       rel="noreferrer"
-                      className="inline-flex items-center gap-1 break-all font-mono text-xs text-primary underline-offset-4 hover:underline"
+                      title={cert.nft_mint_address}
+                      data-testid="nft-mint-link"
+                      className="inline-flex items-center gap-1 whitespace-nowrap font-mono text-xs text-primary underline-offset-4 hover:underline"
                     >
-                      {cert.nft_mint_address} <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
+                      {shortHash(cert.nft_mint_address, 6, 6)} <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
                       <span className="sr-only">(opens in a new tab)</span>
                     </a>
                   </div>
@@ -280,9 +210,9 @@ export default function PublicViewPage() {
                     target="_blank"
                     rel="noreferrer"
                     data-testid="permanent-copy"
-                    className="inline-flex items-center gap-2 text-primary underline-offset-4 hover:underline"
+                    className="inline-flex items-center gap-1 text-primary underline-offset-4 hover:underline"
                   >
-                    <HardDriveDownload className="size-4" aria-hidden="true" /> View on permanent storage
+                    View on permanent storage <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
                     <span className="sr-only">(opens in a new tab)</span>
                   </a>
                 ) : (
@@ -291,16 +221,21 @@ export default function PublicViewPage() {
               </CardContent>
             </Card>
 
-            <Card>
-              <CardHeader>
-                <CardTitle>
-                  <h2>Share</h2>
-                </CardTitle>
-              </CardHeader>
-              <CardContent>
-                <ShareQr url={link} />
-              </CardContent>
-            </Card>
+            {/* A QR code invites others to check it: only for a certificate the check confirms. */}
+            {verdict?.valid && (
+              <Card data-testid="share-card">
+                <CardHeader>
+                  <CardTitle>
+                    <h2>Share</h2>
+                  </CardTitle>
+                </CardHeader>
+                <CardContent>
+                  <Suspense fallback={<div className="mx-auto size-[184px] animate-pulse rounded-lg bg-muted" />}>
+                    <ShareQr url={link} />
+                  </Suspense>
+                </CardContent>
+              </Card>
+            )}
           </div>
         </div>
       </div>

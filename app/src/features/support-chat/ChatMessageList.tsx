@@ -2,8 +2,7 @@ import { useEffect, useRef } from 'react';
 import { AlertCircle } from 'lucide-react';
 import { cn } from '../../lib/utils';
 import type { ChatMessage } from './types';
-
-const formatTime = (date: Date) => date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+import { formatTime } from '../../lib/dates';
 
 const STATUS_TEXT = { sending: 'Sending...', sent: 'Sent', error: 'Failed to send' } as const;
 

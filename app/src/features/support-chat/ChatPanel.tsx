@@ -95,7 +95,7 @@ function ChatPanelContent() {
       role="dialog"
       aria-label="Support chat"
       data-testid="support-chat"
-      className="animate-in-up fixed right-4 bottom-24 z-50 flex w-[min(24rem,calc(100vw-2rem))] flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-2xl sm:right-6"
+      className="animate-in-up fixed right-4 bottom-[calc(var(--dock-height,4rem)+0.75rem)] z-50 flex w-[min(24rem,calc(100vw-2rem))] flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-2xl sm:right-6"
     >
       <header className="flex items-center gap-3 border-b bg-primary px-4 py-3 text-primary-foreground">
         <span className="flex size-9 items-center justify-center rounded-full bg-primary-foreground/15">

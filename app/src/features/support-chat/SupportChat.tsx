@@ -5,7 +5,7 @@ import { useSupportChat } from './SupportChatContext';
 // The panel (popover, emoji picker, message list) loads on first open.
 const ChatPanel = lazy(() => import('./ChatPanel'));
 
-/** Floating support chat (bottom right) on every page: the launcher with its unread badge. */
+/** Support chat on every page: the launcher (bottom right of the floating dock) with its unread badge. */
 export function SupportChat() {
   const { isOpen, unreadCount, toggle } = useSupportChat();
 
@@ -23,7 +23,7 @@ export function SupportChat() {
         aria-label={isOpen ? 'Close support chat' : 'Open support chat'}
         aria-expanded={isOpen}
         data-testid="chat-launcher"
-        className="fixed right-4 bottom-4 z-50 flex size-14 items-center justify-center rounded-full bg-primary text-primary-foreground shadow-lg transition-transform hover:scale-105 focus-visible:ring-4 focus-visible:ring-ring/50 focus-visible:outline-none sm:right-6 sm:bottom-6"
+        className="relative flex size-12 shrink-0 items-center justify-center rounded-full bg-primary text-primary-foreground shadow-sm transition-transform hover:scale-105 focus-visible:ring-4 focus-visible:ring-ring/50 focus-visible:outline-none"
       >
         {isOpen ? <X className="size-6" aria-hidden="true" /> : <MessageCircle className="size-6" aria-hidden="true" />}
         {unreadCount > 0 && (

@@ -1,9 +1,10 @@
-// Verify a certificate by ID, by SHA-256 hash or by dropping the file (hashed here with WebCrypto;
-// the file never leaves the browser). Open to everyone (PRODUCT.md).
-import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+// Verify a certificate by ID (or its public link), by SHA-256 hash or by dropping the file (hashed
+// here with WebCrypto; the file never leaves the browser). Once a certificate is in view, a dropped
+// file is compared with it, both fingerprints side by side. Open to everyone (PRODUCT.md).
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { FileSearch, Hash, IdCard, Loader2, Search, Upload } from 'lucide-react';
+import { FileSearch, Hash, IdCard, Loader2, Search, Upload, X } from 'lucide-react';
 import type { VerdictDto } from '../../../../shared/schemas/dto';
 import { DEMO_CERTIFICATE_IDS, MESSAGES } from '../../../../shared/constants';
 import { Button } from '../../components/ui/button';
@@ -12,12 +13,28 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { trpc } from '../../lib/trpc';
 import { FileDropZone } from '../certificates/components/FileDropZone';
-import { formatKb } from '../certificates/lib/format';
-import { ChainVerdict, VerdictSummary } from './components/ChainVerdict';
+import { formatKb, shortHash } from '../certificates/lib/format';
+import type { Comparison } from './components/CompareResult';
 import { LookupTabs } from './components/LookupTabs';
 import { SHA256_RE, sha256Hex } from './lib/hash';
 
+// What shows a result (the chain verdict step by step, a file comparison) loads with the first
+// lookup: a visitor's first paint is only the form.
+const VerdictView = lazy(() => import('./components/Results').then((m) => ({ default: m.VerdictView })));
+const CompareBlock = lazy(() => import('./components/Results').then((m) => ({ default: m.CompareBlock })));
+
 type Lookup = { kind: 'id'; value: string } | { kind: 'hash'; value: string; file?: { name: string; size: number } };
+
+/** A certificate's public link (…/view/{userId}/{certificateId}) names its ID; anything else is the ID itself. */
+export function certificateIdFrom(text: string): string {
+  const m = /\/view\/[^/\s]+\/([^/?#\s]+)/.exec(text);
+  if (!m) return text;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return m[1];
+  }
+}
 
 function errorCode(error: unknown) {
   return (error as { data?: { code?: string } } | null)?.data?.code;
@@ -46,35 +63,18 @@ function NotFound({ lookup }: { lookup: Lookup }) {
   );
 }
 
-function VerdictView({ verdict }: { verdict: VerdictDto }) {
-  const cert = verdict.certificate;
-  return (
-    <div className="space-y-4" data-testid="verdict">
-      <VerdictSummary verdict={verdict} />
-      {cert && (
-        <div className="rounded-xl border p-4">
-          <p className="text-lg font-semibold">{cert.title}</p>
-          <p className="text-sm text-muted-foreground">
-            {cert.institution_name} · {cert.program_name} · issued {cert.issue_date}
-          </p>
-          <p className="text-sm text-muted-foreground">Holder: {cert.holder_name || 'Unnamed holder'}</p>
-          <Button asChild variant="link" className="h-auto px-0">
-            <Link to={`/view/${cert.user_id}/${cert.id}`}>Open the certificate page</Link>
-          </Button>
-        </div>
-      )}
-      <ChainVerdict verdict={verdict} />
-    </div>
-  );
-}
-
 export function VerificationPanel() {
+  const [params] = useSearchParams();
+  const linked = params.get('id')?.trim();
   const [tab, setTab] = useState('id');
-  const [idText, setIdText] = useState('');
+  const [idText, setIdText] = useState(linked ?? '');
   const [hashText, setHashText] = useState('');
   const [hashError, setHashError] = useState<string | null>(null);
   const [hashing, setHashing] = useState(false);
-  const [lookup, setLookup] = useState<Lookup | null>(null);
+  const [lookup, setLookup] = useState<Lookup | null>(linked ? { kind: 'id', value: linked } : null);
+  // The certificate in view (found by ID, link or hash): a dropped file is compared with it.
+  const [inView, setInView] = useState<{ sha256: string; label: string } | null>(null);
+  const [comparison, setComparison] = useState<Comparison | null>(null);
 
   const byId = useQuery({
     ...trpc.public.verifyById.queryOptions({ certificateId: lookup?.kind === 'id' ? lookup.value : '' }),
@@ -92,10 +92,29 @@ export function VerificationPanel() {
   const notFound =
     !!lookup && !verifying && ((active?.isError && errorCode(active.error) === 'NOT_FOUND') || verdict?.status === 'not_found');
 
+  useEffect(() => {
+    if (!lookup || (lookup.kind === 'hash' && lookup.file)) return;
+    if (notFound) return setInView(null);
+    if (!verdict?.sha256 || verdict.status === 'not_found') return;
+    const c = verdict.certificate;
+    setInView({ sha256: verdict.sha256, label: c ? `${c.title}, ID ${c.id}` : `SHA-256 ${shortHash(verdict.sha256)}` });
+  }, [verdict, lookup, notFound]);
+
+  // A dropped file that is not the certificate in view: is it anything on chain itself?
+  const other = useQuery({
+    ...trpc.public.verifyByHash.queryOptions({ sha256: comparison?.actual ?? '' }),
+    enabled: !!comparison && comparison.actual !== comparison.expected,
+    retry: false,
+  });
+  const otherVerdict = other.data as VerdictDto | undefined;
+
   function submitId(e: FormEvent) {
     e.preventDefault();
-    const value = idText.trim();
-    if (value) setLookup({ kind: 'id', value });
+    const value = certificateIdFrom(idText.trim());
+    if (value) {
+      setComparison(null);
+      setLookup({ kind: 'id', value });
+    }
   }
 
   function submitHash(e: FormEvent) {
@@ -105,6 +124,7 @@ export function VerificationPanel() {
       setHashError('A SHA-256 hash is 64 hexadecimal characters');
       return;
     }
+    setComparison(null);
     setLookup({ kind: 'hash', value });
   }
 
@@ -112,7 +132,8 @@ export function VerificationPanel() {
     setHashing(true);
     try {
       const value = await sha256Hex(file);
-      setLookup({ kind: 'hash', value, file: { name: file.name, size: file.size } });
+      if (inView) setComparison({ name: file.name, size: file.size, actual: value, expected: inView.sha256, against: inView.label });
+      else setLookup({ kind: 'hash', value, file: { name: file.name, size: file.size } });
     } finally {
       setHashing(false);
     }
@@ -150,8 +171,11 @@ export function VerificationPanel() {
                   <>
               <form onSubmit={submitId} className="space-y-2">
                 <Label htmlFor="verify-id">Certificate ID</Label>
+                <p id="verify-id-hint" className="text-xs text-muted-foreground">
+                  Or paste the certificate's public link.
+                </p>
                 <div className="flex flex-col gap-2 sm:flex-row">
-                  <Input id="verify-id" placeholder="Enter certificate ID" value={idText} onChange={(e) => setIdText(e.target.value)} autoComplete="off" />
+                  <Input id="verify-id" placeholder="Enter certificate ID" aria-describedby="verify-id-hint" value={idText} onChange={(e) => setIdText(e.target.value)} autoComplete="off" />
                   <Button type="submit" disabled={!idText.trim() || verifying}>
                     {verifying && lookup?.kind === 'id' ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <Search className="size-4" aria-hidden="true" />}
                     {verifying && lookup?.kind === 'id' ? 'Verifying...' : 'Verify'}
@@ -209,12 +233,36 @@ export function VerificationPanel() {
                 ),
                 content: (
                   <>
-              <FileDropZone accept=".pdf,.jpg,.jpeg,.png,.webp,application/pdf,image/*" label="Certificate file to verify" onFile={(f) => void onFile(f)} disabled={hashing}>
+              {inView && (
+                <div className="mb-3 flex items-start justify-between gap-2 rounded-lg border bg-muted/40 p-3 text-sm" data-testid="compare-target">
+                  <p className="min-w-0 break-words">
+                    Compared with the certificate in view: <span className="font-medium">{inView.label}</span>
+                  </p>
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    size="sm"
+                    className="shrink-0"
+                    onClick={() => {
+                      setInView(null);
+                      setComparison(null);
+                    }}
+                  >
+                    <X className="size-4" aria-hidden="true" /> Check the file alone
+                  </Button>
+                </div>
+              )}
+              <FileDropZone
+                accept=".pdf,.jpg,.jpeg,.png,.webp,application/pdf,image/*"
+                label={inView ? 'File to compare with the certificate in view' : 'Certificate file to verify'}
+                onFile={(f) => void onFile(f)}
+                disabled={hashing}
+              >
                 <Upload className="mb-3 size-8 text-muted-foreground" aria-hidden="true" />
                 <p className="font-medium">Drop the certificate file here, or click to choose it</p>
                 <p className="mt-1 text-sm text-muted-foreground">It is fingerprinted in your browser; the file is not uploaded.</p>
               </FileDropZone>
-              {lookup?.kind === 'hash' && lookup.file && (
+              {!comparison && lookup?.kind === 'hash' && lookup.file && (
                 <p className="mt-3 text-sm text-muted-foreground">
                   {lookup.file.name} ({formatKb(lookup.file.size)}) · SHA-256{' '}
                   <code className="break-all font-mono text-xs" data-testid="file-hash">
@@ -230,7 +278,12 @@ export function VerificationPanel() {
         </CardContent>
       </Card>
 
-      <div aria-live="polite">
+      <div aria-live="polite" className="space-y-4">
+        {comparison && !hashing && (
+          <Suspense fallback={null}>
+            <CompareBlock comparison={comparison} other={other.isFetching ? undefined : (otherVerdict ?? null)} />
+          </Suspense>
+        )}
         {verifying ? (
           <p role="status" className="flex items-center gap-2 text-muted-foreground">
             <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Verifying...
@@ -245,11 +298,14 @@ export function VerificationPanel() {
           <Card>
             <CardHeader>
               <CardTitle>
-                <h2>Result</h2>
+                {/* Beside a file comparison, this card is about the certificate it was compared with. */}
+                <h2>{comparison ? 'The certificate in view' : 'Result'}</h2>
               </CardTitle>
             </CardHeader>
             <CardContent>
-              <VerdictView verdict={verdict} />
+              <Suspense fallback={<p className="text-sm text-muted-foreground">Loading the result...</p>}>
+                <VerdictView verdict={verdict} />
+              </Suspense>
             </CardContent>
           </Card>
         ) : null}

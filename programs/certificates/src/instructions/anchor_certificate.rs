@@ -40,7 +40,7 @@ pub fn process(program_id: &Pubkey, accounts: &[AccountInfo], args: &[u8]) -> Re
     let now = sysvars::unix_timestamp();
     require_valid_expiry(expires_at, now)?;
 
-    create(&NewCertificate { program_id, certificate, payer, holder: holder.key(), issuer: &crate::ZERO_KEY, hash, expires_at, now })?;
+    create(&NewCertificate { program_id, certificate, payer, holder: holder.key(), issued_by: None, hash, expires_at, now })?;
     increment(&mut registry.certificate_count)
 }
 
@@ -50,15 +50,16 @@ pub(crate) struct NewCertificate<'a> {
     pub certificate: &'a AccountInfo,
     pub payer: &'a AccountInfo,
     pub holder: &'a Pubkey,
-    /// Issuer authority, or the zero key.
-    pub issuer: &'a Pubkey,
+    /// The issuer authority for `issue_certificate` (the record starts verified and
+    /// issuer-confirmed); `None` for `anchor_certificate` (pending, no issuer).
+    pub issued_by: Option<&'a Pubkey>,
     pub hash: &'a [u8; 32],
     pub expires_at: i64,
     pub now: i64,
 }
 
-/// Creates the certificate PDA of `hash` (`HashAlreadyAnchored` if it exists), writes the
-/// pending record and emits `CertificateAnchored`.
+/// Creates the certificate PDA of `hash` (`HashAlreadyAnchored` if it exists), writes the record
+/// and emits `CertificateAnchored`.
 pub(crate) fn create(new: &NewCertificate) -> Result<()> {
     let account = new.certificate;
     account.require_writable()?;
@@ -80,21 +81,36 @@ pub(crate) fn create(new: &NewCertificate) -> Result<()> {
     let state = unsafe { &mut *(account.data_mut().as_mut_ptr() as *mut Certificate) };
     state.discriminator = certificate::DISCRIMINATOR;
     state.holder = *new.holder;
-    state.issuer = *new.issuer;
     state.anchored_at = new.now.to_le_bytes();
     state.expires_at = new.expires_at.to_le_bytes();
-    state.status = certificate::STATUS_PENDING;
-    state.tier = certificate::TIER_NONE;
     state.bump = bump;
+    match new.issued_by {
+        Some(authority) => {
+            state.issuer = *authority;
+            state.verifier = *authority;
+            state.verified_at = new.now.to_le_bytes();
+            state.status = certificate::STATUS_VERIFIED;
+            state.tier = certificate::TIER_ISSUER_CONFIRMED;
+        }
+        None => {
+            state.status = certificate::STATUS_PENDING;
+            state.tier = certificate::TIER_NONE;
+        }
+    }
 
+    emit_anchored(account.key(), new.hash, new.holder, &state.issuer, new.expires_at);
+    Ok(())
+}
+
+/// `CertificateAnchored{certificate, hash, holder, issuer, expires_at}`.
+pub(crate) fn emit_anchored(certificate: &Pubkey, hash: &[u8; 32], holder: &Pubkey, issuer: &Pubkey, expires_at: i64) {
     let mut event = Writer::<{ 8 + 32 * 4 + 8 }>::new();
     event
         .put(&events::CERTIFICATE_ANCHORED)
-        .put(account.key())
-        .put(new.hash)
-        .put(new.holder)
-        .put(new.issuer)
-        .i64(new.expires_at);
+        .put(certificate)
+        .put(hash)
+        .put(holder)
+        .put(issuer)
+        .i64(expires_at);
     events::emit(event.as_slice());
-    Ok(())
 }

@@ -8,6 +8,7 @@ pub mod issue_certificate;
 pub mod mint_certificate;
 pub mod record_verification;
 pub mod register_issuer;
+pub mod request_confirmation;
 pub mod revoke_certificate;
 pub mod set_issuer_status;
 pub mod set_verifier;

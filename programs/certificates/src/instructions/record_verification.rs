@@ -1,36 +1,37 @@
 //! `record_verification(hash: [u8; 32], verified: bool, reason_code: u8)`: a platform verifier
 //! records the verdict on a pending or rejected certificate (a rejected one may be re-verified).
+//! A positive verdict is always platform_verified: the issuer-confirmed tier comes only from
+//! `issue_certificate` and `confirm_certificate`, and an issuer the holder merely asked has no say.
 //!
 //! Accounts:
 //! 0. `certificate` — writable, PDA `["certificate", hash]`
 //! 1. `registry` — writable, PDA `["registry"]` (verified_count)
 //! 2. `verifier` — signer, one of `registry.verifiers`
-//! 3. `issuer` — optional (Anchor passes the program id for "none"): the Issuer PDA of
-//!    `certificate.issuer`, required when that is set; decides the issuer-confirmed tier
+//!
+//! (Before request_confirmation existed a fourth, optional `issuer` account was passed; like any
+//! extra trailing account it is ignored, so such clients keep working.)
 
 use crate::borsh::{Reader, Writer};
 use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::certificate::{self, Certificate};
-use crate::state::issuer::{self, Issuer};
 use crate::state::{increment, registry::Registry};
-use crate::{events, sysvars, Pubkey, ZERO_KEY};
+use crate::{events, sysvars, Pubkey};
 
 pub const DISCRIMINATOR: [u8; 8] = [0xb3, 0x7f, 0x32, 0x63, 0x01, 0x4e, 0x20, 0xbe];
 
 pub fn process(program_id: &Pubkey, accounts: &[AccountInfo], args: &[u8]) -> Result<()> {
-    let [certificate_account, registry, verifier, rest @ ..] = accounts else {
+    let [certificate_account, registry, verifier, ..] = accounts else {
         return Err(Error::NotEnoughAccounts);
     };
-    let issuer_account = rest.first().filter(|a| a.key() != program_id);
     let mut reader = Reader::new(args);
     let hash = reader.array::<32>()?;
     let verified = reader.bool()?;
     let reason_code = reader.u8()?;
     reader.finish()?;
     verifier.require_signer()?;
-    // SAFETY: the only reference to the registry's data; the certificate and issuer are other
-    // accounts (distinct discriminators; program accounts are never duplicated).
+    // SAFETY: the only reference to the registry's data; the certificate is another account
+    // (program accounts are never duplicated).
     let registry = unsafe { Registry::load_mut(registry, program_id)? };
     if !registry.is_verifier(verifier.key()) {
         return Err(Error::NotAVerifier);
@@ -47,19 +48,8 @@ pub fn process(program_id: &Pubkey, accounts: &[AccountInfo], args: &[u8]) -> Re
     if !verified && reason_code == 0 {
         return Err(Error::InvalidReasonCode);
     }
-    // The named issuer must be shown (its account) and, for a positive verdict, approved.
-    let issuer_status = if state.issuer != ZERO_KEY {
-        let account = issuer_account.ok_or(Error::NotEnoughAccounts)?;
-        Some(Issuer::load_for(account, program_id, &state.issuer)?.status)
-    } else {
-        None
-    };
     let (status, tier, reason_code) = if verified {
-        match issuer_status {
-            Some(issuer::STATUS_APPROVED) => (certificate::STATUS_VERIFIED, certificate::TIER_ISSUER_CONFIRMED, 0),
-            Some(_) => return Err(Error::IssuerNotApproved),
-            None => (certificate::STATUS_VERIFIED, certificate::TIER_PLATFORM_VERIFIED, 0),
-        }
+        (certificate::STATUS_VERIFIED, certificate::TIER_PLATFORM_VERIFIED, 0)
     } else {
         (certificate::STATUS_REJECTED, certificate::TIER_NONE, reason_code)
     };

@@ -1,5 +1,8 @@
 //! `revoke_certificate(hash: [u8; 32], reason_code: u8)`: the certificate's issuer, a platform
 //! verifier or the admin revokes it. The record is kept, with the reason, the revoker and the time.
+//! "The certificate's issuer" is `certificate.issuer`: the authority that issued or confirmed it,
+//! or the one the holder asked to confirm it (the holder's request lets it act on fraud). Any
+//! other issuer is a stranger here.
 //!
 //! Accounts:
 //! 0. `certificate` — writable, PDA `["certificate", hash]`

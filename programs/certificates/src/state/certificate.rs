@@ -27,7 +27,9 @@ pub const TIER_ISSUER_CONFIRMED: u8 = 2;
 pub struct Certificate {
     pub discriminator: [u8; 8],
     pub holder: Pubkey,
-    /// Issuer authority that issued or confirmed it; zero if none.
+    /// With `tier == TIER_ISSUER_CONFIRMED`: the issuer authority that issued or confirmed it.
+    /// Otherwise: the issuer authority the holder asked to confirm it (a pending request), zero
+    /// if none. So "confirmed by an issuer" is the tier, never merely a non-zero `issuer`.
     pub issuer: Pubkey,
     /// Key that recorded the latest verdict or the revocation; zero if none.
     pub verifier: Pubkey,
@@ -62,6 +64,11 @@ impl Certificate {
         Ok(certificate)
     }
 
+    /// The institution's word: issued by an issuer, or confirmed by one at the holder's request.
+    pub fn is_issuer_confirmed(&self) -> bool {
+        self.tier == TIER_ISSUER_CONFIRMED
+    }
+
     /// `expires_at != 0 && now > expires_at`.
     pub fn is_expired(&self, now: i64) -> bool {
         let expires_at = i64::from_le_bytes(self.expires_at);
@@ -78,25 +85,37 @@ impl Certificate {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn with_expiry(expires_at: i64) -> Certificate {
+    /// A record of holder `[1; 32]` with this status, tier and issuer field (never expires).
+    pub(crate) fn record(status: u8, tier: u8, issuer: Pubkey) -> Certificate {
         Certificate {
             discriminator: DISCRIMINATOR,
             holder: [1; 32],
-            issuer: [0; 32],
+            issuer,
             verifier: [0; 32],
             nft_mint: [0; 32],
             anchored_at: [0; 8],
             verified_at: [0; 8],
             revoked_at: [0; 8],
-            expires_at: expires_at.to_le_bytes(),
-            status: STATUS_VERIFIED,
-            tier: TIER_PLATFORM_VERIFIED,
+            expires_at: [0; 8],
+            status,
+            tier,
             reason_code: 0,
-            bump: 255,
+            bump: 254,
         }
+    }
+
+    fn with_expiry(expires_at: i64) -> Certificate {
+        Certificate { expires_at: expires_at.to_le_bytes(), ..record(STATUS_VERIFIED, TIER_PLATFORM_VERIFIED, [0; 32]) }
+    }
+
+    #[test]
+    fn issuer_confirmed_is_the_tier_not_a_named_issuer() {
+        assert!(!record(STATUS_PENDING, TIER_NONE, [5; 32]).is_issuer_confirmed());
+        assert!(!record(STATUS_VERIFIED, TIER_PLATFORM_VERIFIED, [5; 32]).is_issuer_confirmed());
+        assert!(record(STATUS_REVOKED, TIER_ISSUER_CONFIRMED, [5; 32]).is_issuer_confirmed());
     }
 
     #[test]

@@ -5,11 +5,15 @@ import type { Kysely } from 'kysely';
 import { TRPCError } from '@trpc/server';
 import { MESSAGES, SESSION_TTL_MS, SIGN_IN_NONCE_TTL_MS } from '../../../../shared/constants';
 import { buildSignInMessage, parseSignInMessage } from '../../../../shared/schemas/auth';
+import type { SignInChainId } from '../../../../shared/schemas/auth';
 import type { Database, UserRow } from '../../db/schema';
 import { newId } from '../../lib/ids';
+import { checkSignInFields, type SignInExpectation } from './origin';
 
-// Sign-In With Solana: the server issues a single-use nonce inside a readable message; the wallet
-// signs it; the server checks the ed25519 signature, consumes the nonce atomically and opens a session.
+// Sign-In With Solana: the server issues a single-use nonce inside a readable message naming this
+// server (origin.ts: never the request's Host on trust); the wallet signs it; the server checks the
+// message as an EIP-4361 verifier would, the ed25519 signature, consumes the nonce atomically and
+// opens a session.
 
 const ALNUM = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 function randomToken(len: number) {
@@ -19,7 +23,8 @@ function randomToken(len: number) {
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function issueNonce(db: Kysely<Database>, p: { address: string; domain: string; uri: string; now?: number }) {
+/** Stores and returns a new sign-in message; `domain`/`uri` come from `signInDomainFor` (origin.ts). */
+export async function issueNonce(db: Kysely<Database>, p: { address: string; domain: string; uri: string; chainId?: SignInChainId; now?: number }) {
   const now = p.now ?? Date.now();
   const nonce = randomToken(24);
   const expires = now + SIGN_IN_NONCE_TTL_MS;
@@ -27,6 +32,7 @@ export async function issueNonce(db: Kysely<Database>, p: { address: string; dom
     domain: p.domain,
     address: p.address,
     uri: p.uri,
+    chainId: p.chainId,
     nonce,
     issuedAt: new Date(now).toISOString(),
     expirationTime: new Date(expires).toISOString(),
@@ -52,14 +58,23 @@ export function verifySignature(address: string, message: string, signatureB58: 
 
 /**
  * Verifies and consumes; returns the user (created on first sign-in) and a fresh session token.
+ * `expect` (origin.ts `signInExpectation`) says which domains, URIs and chain this server accepts.
  * The token is always generated here (never taken from the client: no session fixation); the session
  * the caller held before (`replaceTokenHash`) is deleted in the same transaction, so signing in rotates it.
  */
-export async function signIn(db: Kysely<Database>, p: { address: string; message: string; signature: string; now?: number; replaceTokenHash?: string }) {
+export async function signIn(
+  db: Kysely<Database>,
+  p: { address: string; message: string; signature: string; expect: SignInExpectation; now?: number; replaceTokenHash?: string },
+) {
   const now = p.now ?? Date.now();
   const fields = parseSignInMessage(p.message);
   if (!fields) throw unauthorized(MESSAGES.signInMessageMismatch);
   if (fields.address !== p.address) throw unauthorized(MESSAGES.signInMessageMismatch);
+  // Domain, URI, chain and times, as an EIP-4361 / SIWS verifier checks them: a message issued for
+  // another site (or before ATTESTA_PUBLIC_ORIGIN changed) opens no session here.
+  const problem = checkSignInFields(fields, p.expect, now);
+  if (problem) throw unauthorized(problem);
+  if (Date.parse(fields.expirationTime) <= now) throw unauthorized(MESSAGES.signInExpired);
   if (!verifySignature(p.address, p.message, p.signature)) throw unauthorized(MESSAGES.signatureMismatch);
 
   const row = await db.selectFrom('sign_in_nonce').selectAll().where('nonce', '=', fields.nonce).executeTakeFirst();
@@ -113,6 +128,19 @@ export async function userForSession(db: Kysely<Database>, token: string | undef
 export async function signOut(db: Kysely<Database>, tokenHash: string) {
   await db.deleteFrom('session').where('token_hash', '=', tokenHash).execute();
 }
+
+export {
+  checkSignInFields,
+  isLocalChain,
+  listenOrigin,
+  localHosts,
+  signInChainId,
+  signInDomainFor,
+  signInExpectation,
+  signInOrigins,
+  SIGN_IN_ORIGIN_MESSAGES,
+  type SignInExpectation,
+} from './origin';
 
 export {
   DEFAULT_SIGN_IN_LIMITS,

@@ -4,14 +4,20 @@ import type { Kysely } from 'kysely';
 import { clientKey } from '../support/rate-limit';
 
 // Sign-in rate limits: token buckets per client address (nonces and sign-ins, each its own bucket)
-// and per wallet address (nonces), in memory like the support limits (services/support/rate-limit.ts).
-// Signatures cannot be guessed, so this is not about brute force: it bounds the nonce rows and the
-// signature checks one client can cause. A session lasts 30 days, so a person needs very few.
+// and per (wallet, client address) for nonces, in memory like the support limits
+// (services/support/rate-limit.ts). Signatures cannot be guessed, so this is not about brute force: it
+// bounds the nonce rows and the signature checks one client can cause (every sign-in attempt, good or
+// bad, takes from the client's bucket, so no client tries more than `perIp` signatures per window,
+// whichever wallets they are for). A session lasts 30 days, so a person needs very few.
+//
+// The wallet bucket is keyed by the client too: a nonce request proves nothing about who asks, so a
+// bucket per wallet alone let anyone lock the owner out (ten requests naming the victim's address →
+// the victim's own sign-in got 429). Now a stranger only empties their own (wallet, client) bucket.
 
 export interface SignInLimits {
   /** Nonce requests, and separately sign-in submissions, per client address per window. */
   perIp: number;
-  /** Nonce requests per wallet address per window (from any client). */
+  /** Nonce requests per wallet address per client address per window. */
   perWallet: number;
   windowMs: number;
 }
@@ -122,10 +128,13 @@ export function limitSignInByClient(ctx: LimitContext, step: SignInStep): void {
   if (!r.ok) refuse(ctx, r.retryAfterMs, false);
 }
 
-/** Counts one nonce for `address` (whoever asks): a wallet cannot be made to flood the nonce table. */
+/**
+ * Counts one nonce for `address` asked by the calling client: one client cannot pile up nonces for one
+ * wallet, and requests from other clients never use up the owner's bucket (no lock-out by a stranger).
+ */
 export function limitNonceByWallet(ctx: LimitContext, address: string): void {
   if (!ctx.req) return;
   const limiter = signInLimiterFor(ctx.db, ctx.config.env);
-  const r = limiter.take(`nonce:wallet:${address}`, limiter.limits.perWallet);
+  const r = limiter.take(`nonce:wallet:${address}:${clientKey(ctx.req.ip)}`, limiter.limits.perWallet);
   if (!r.ok) refuse(ctx, r.retryAfterMs, true);
 }

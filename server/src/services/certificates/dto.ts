@@ -87,5 +87,5 @@ export function toLogDto(l: VerificationLogRow): VerificationLogDto {
   } catch {
     d = { message: l.details };
   }
-  return { id: l.id, certificate_id: l.certificate_id, verification_step: l.verification_step, status: l.status, details: d, created_at: l.created_at };
+  return { id: l.id, certificate_id: l.certificate_id, job_id: l.job_id, verification_step: l.verification_step, status: l.status, details: d, created_at: l.created_at };
 }

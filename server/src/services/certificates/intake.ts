@@ -8,8 +8,8 @@ import { isUniqueViolation } from '../../db/dialect';
 import { newId } from '../../lib/ids';
 import { ChainError, type ChainReceipt } from '../chain';
 import { FileRejectedError, inspectUpload, safeFileName, sha256Hex, toPdf } from '../files/index.js';
-import type { Services } from '../index';
 import { faultPoint } from './faults';
+import { checkDailyAnchors, lockAnchorsOf, reserveCreation, type CreationContext } from './limits';
 
 export const certificateFileKey = (id: string) => `certificates/${id}.pdf`;
 
@@ -44,10 +44,27 @@ export async function readUpload(file: File, kind: 'certificate' | 'photo') {
 const conflict = (message: string) => new TRPCError({ code: 'CONFLICT', message });
 
 /**
+ * Adds a certificate for `user` (tRPC certificate.create and REST POST /api/v1/certificates both come
+ * here): the creation limits (./limits.ts) first — the wallet's and the client's pace, then the
+ * wallet's daily anchoring budget — before a byte of the upload is read; a refused request writes
+ * nothing and gives its reservation back.
+ */
+export async function createCertificate(ctx: CreationContext, user: UserRow, input: CertificateDetails & { certificate_file: File }): Promise<CertificateRow> {
+  const reservation = reserveCreation(ctx, user);
+  try {
+    await checkDailyAnchors(ctx, user);
+    return await addCertificate(ctx, user, input);
+  } catch (e) {
+    reservation.release();
+    throw e;
+  }
+}
+
+/**
  * validate → convert → hash → refuse a hash held by someone else → store blob → (anchor + rows) in
  * one DB transaction. Any failure after the blob write deletes the blob and undoes the chain write.
  */
-export async function createCertificate(svc: Services, user: UserRow, input: CertificateDetails & { certificate_file: File }): Promise<CertificateRow> {
+async function addCertificate(svc: CreationContext, user: UserRow, input: CertificateDetails & { certificate_file: File }): Promise<CertificateRow> {
   const { db, chain, blobs } = svc;
   const { bytes, info } = await readUpload(input.certificate_file, 'certificate');
   let pdf: Uint8Array = bytes;
@@ -105,6 +122,9 @@ export async function createCertificate(svc: Services, user: UserRow, input: Cer
   let receipt: ChainReceipt | null = null;
   try {
     await db.transaction().execute(async (trx) => {
+      // The budget again, exact this time: this holder's other creations wait for this commit.
+      await lockAnchorsOf(trx, user);
+      await checkDailyAnchors(svc, user, trx);
       await trx.insertInto('certificate').values(row).execute();
       await svc.queue.enqueue(id, trx);
       if (!adopt) {

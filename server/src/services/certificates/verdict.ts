@@ -1,5 +1,5 @@
 import { CertificateStatus, IssuerStatus, TrustTier, fromHex, isExpired, type CertificateAccount } from '../../../../shared/program/codec';
-import { reasonName } from '../../../../shared/program/reasons';
+import { ReasonCode, reasonName } from '../../../../shared/program/reasons';
 import type { TrustTierName } from '../../../../shared/constants';
 import type { VerdictDto, VerdictStatus } from '../../../../shared/schemas/dto';
 import type { CertificateRow } from '../../db/schema';
@@ -38,10 +38,15 @@ async function chainPart(svc: Services, sha256: string, certId: string | null): 
   const now = await chain.now();
   let status: VerdictStatus = 'not_found';
   if (record) status = record.status !== CertificateStatus.Revoked && isExpired(record, now) ? 'expired' : STATUS[record.status] ?? 'pending';
+  // The record's `issuer` is the institution that issued or confirmed it only at the issuer-confirmed
+  // tier; below it, the one the holder asked to confirm it: never shown as the issuer.
   let issuer: VerdictDto['issuer'] = null;
+  let requested: VerdictDto['confirmation_requested_from'] = null;
   if (record?.issuer) {
     const acc = await chain.readIssuer(record.issuer);
-    issuer = { authority: record.issuer.toBase58(), name: acc?.name ?? null, uri: acc?.uri ?? null, status: acc ? ISSUER_STATUS[acc.status] ?? null : null };
+    const named = { authority: record.issuer.toBase58(), name: acc?.name ?? null, uri: acc?.uri ?? null, status: acc ? ISSUER_STATUS[acc.status] ?? null : null };
+    if (record.tier === TrustTier.IssuerConfirmed) issuer = named;
+    else requested = named;
   }
   const transactions = certId
     ? (await db.selectFrom('chain_transaction').select(['kind', 'signature', 'slot', 'created_at']).where('certificate_id', '=', certId).orderBy('slot').execute()).map((t) => ({
@@ -59,6 +64,7 @@ async function chainPart(svc: Services, sha256: string, certId: string | null): 
     reason_code: record?.reasonCode ?? 0,
     reason: record && record.reasonCode ? reasonName(record.reasonCode) : null,
     issuer,
+    confirmation_requested_from: requested,
     holder_wallet: record?.holder.toBase58() ?? null,
     verifier: record?.verifier?.toBase58() ?? null,
     nft_mint: record?.nftMint?.toBase58() ?? null,
@@ -126,11 +132,15 @@ async function computeVerdict(svc: Services, p: { sha256: string; cert?: Certifi
   const part = await chainPart(svc, p.sha256, row?.id ?? null);
   const mismatch = p.fileSha256 !== undefined && p.fileSha256 !== p.sha256;
   const found = part.status !== 'not_found';
+  // The record now names another holder: an institution issued this file to its rightful holder, so
+  // this certificate's claim is over, whatever the record says about the new holder's.
+  const superseded = !!row && !!part.holder_wallet && part.holder_wallet !== row.holder_wallet;
   return {
-    valid: part.status === 'verified' && !mismatch,
+    valid: part.status === 'verified' && !mismatch && !superseded,
     integrity: p.fileSha256 === undefined ? 'not_checked' : mismatch ? 'mismatch' : found ? 'match' : 'not_checked',
     ...(mismatch ? { expected_sha256: p.sha256, actual_sha256: p.fileSha256 } : {}),
     ...part,
+    ...(superseded ? { status: 'superseded' as const, tier: 'none' as const, reason_code: ReasonCode.RevokedSuperseded, reason: reasonName(ReasonCode.RevokedSuperseded) } : {}),
     certificate: row ? toPublicCertificateDto(row, row, p.origin) : null,
     checked_at: new Date().toISOString(),
   };

@@ -79,7 +79,7 @@ export abstract class BaseChain implements ChainService {
     );
   }
 
-  recordVerification(p: { hash: Uint8Array; verified: boolean; reasonCode: number; issuerAuthority: PublicKey | null }, o: TxOptions) {
+  recordVerification(p: { hash: Uint8Array; verified: boolean; reasonCode: number }, o: TxOptions) {
     return this.send([ix.recordVerificationIx(this.programId, { ...p, verifier: this.operator })], [], o);
   }
 

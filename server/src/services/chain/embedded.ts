@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type Keypair, PublicKey, type Signer, type Transaction } from '@solana/web3.js';
+import { type Keypair, PublicKey, type Signer, type Transaction, VersionedTransaction } from '@solana/web3.js';
 import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
 // litesvm 1.x takes @solana/kit transactions; its kit decodes a serialized web3.js v1 transaction.
 import { address, getTransactionDecoder, lamports as kitLamports } from '@solana/kit';
@@ -7,10 +7,20 @@ import bs58 from 'bs58';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { BaseChain } from './base';
-import { chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type TxOptions } from './types';
+import { ChainError, chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type TxOptions } from './types';
 
-const OPERATOR_FLOOR = 100n * 1_000_000_000n; // keep the embedded fee payer funded
+/**
+ * The embedded fee payer's reserve: start-up refills the operator when it is below this, and the
+ * JSON-RPC faucet (rpc/methods.ts requestAirdrop) never takes it below this. One constant for both.
+ */
+export const OPERATOR_RESERVE_LAMPORTS = 100n * 1_000_000_000n;
 const SIGNATURES_PER_BLOCKHASH = 10_000;
+/** A new blockhash at most once a slot, as a validator makes one per block. */
+const BLOCKHASH_ROTATE_MS = 400;
+/** How long a handed-out blockhash is accepted (a validator: 150 blocks; here it also covers the 120 s mint window). */
+export const BLOCKHASH_VALID_MS = 150_000;
+/** LiteSVM's TransactionError discriminant for BlockhashNotFound (see server/src/rpc/errors.ts). */
+const BLOCKHASH_NOT_FOUND = 7;
 
 /**
  * The embedded chain: LiteSVM in-process running the committed program. Accounts live in the
@@ -37,7 +47,9 @@ export class EmbeddedChain extends BaseChain {
     if (!fs.existsSync(p.programPath)) {
       throw new Error(`Program binary not found at ${p.programPath} (ATTESTA_PROGRAM_PATH). Build it with \`npm run build:program\`.`);
     }
-    const svm = new LiteSVM();
+    // Blockhashes are checked here (a window of recent ones, `isBlockhashValid`), not by LiteSVM,
+    // which accepts only its latest: a wallet's blockhash must stay usable while the next one is made.
+    const svm = new LiteSVM().withBlockhashCheck(false);
     svm.addProgram(address(p.programId.toBase58()), fs.readFileSync(p.programPath));
     const chain = new EmbeddedChain(p.programId, p.operator, p.db, svm);
     await chain.restore();
@@ -59,9 +71,12 @@ export class EmbeddedChain extends BaseChain {
     const meta = await this.db.selectFrom('chain_meta').select('value').where('key', '=', 'slot').executeTakeFirst();
     if (meta) this.slot = BigInt(meta.value);
     this.tick();
+    const saved = await this.db.selectFrom('chain_meta').select('value').where('key', '=', 'recent_blockhashes').executeTakeFirst();
+    for (const [h, at] of saved ? (JSON.parse(saved.value) as [string, number][]) : []) this.blockhashes.set(h, at);
+    this.noteLatestBlockhash();
     const balance = this.svm.getBalance(address(this.operator.toBase58())) ?? 0n;
-    if (balance < OPERATOR_FLOOR) {
-      this.svm.airdrop(address(this.operator.toBase58()), kitLamports(OPERATOR_FLOOR * 10n));
+    if (balance < OPERATOR_RESERVE_LAMPORTS) {
+      this.svm.airdrop(address(this.operator.toBase58()), kitLamports(OPERATOR_RESERVE_LAMPORTS * 10n));
       this.cache.clear();
       await this.persistAccounts([this.operator.toBase58()], this.db);
     }
@@ -80,8 +95,44 @@ export class EmbeddedChain extends BaseChain {
     return BigInt(Math.floor(Date.now() / 1000));
   }
 
+  // Recent blockhashes and when each became the latest. A new one is made for a caller at most once
+  // a slot (so a wallet retrying a failed transaction gets a fresh one, as on a cluster); each stays
+  // valid for BLOCKHASH_VALID_MS.
+  private blockhashes = new Map<string, number>();
+  private latestAt = 0;
+
+  private noteLatestBlockhash() {
+    this.latestAt = Date.now();
+    this.blockhashes.set(this.svm.latestBlockhash(), this.latestAt);
+    for (const [h, at] of this.blockhashes) {
+      if (this.latestAt - at < BLOCKHASH_VALID_MS) break; // in insertion order: the rest are newer
+      this.blockhashes.delete(h);
+    }
+  }
+
+  private rotateBlockhash() {
+    this.svm.expireBlockhash();
+    this.signaturesThisBlockhash.clear();
+    this.noteLatestBlockhash();
+    // Kept across restarts: a transaction a wallet signed just before one (a mint) still lands after it.
+    const value = JSON.stringify([...this.blockhashes]);
+    this.db
+      .insertInto('chain_meta')
+      .values({ key: 'recent_blockhashes', value })
+      .onConflict((c) => c.column('key').doUpdateSet({ value }))
+      .execute()
+      .catch((e) => console.warn('embedded chain: could not save recent blockhashes', e));
+  }
+
   async latestBlockhash() {
+    if (Date.now() - this.latestAt >= BLOCKHASH_ROTATE_MS) this.rotateBlockhash();
     return this.svm.latestBlockhash();
+  }
+
+  /** Whether a transaction naming `blockhash` may still land. */
+  isBlockhashValid(blockhash: string | null | undefined): boolean {
+    const at = blockhash ? this.blockhashes.get(blockhash) : undefined;
+    return at !== undefined && Date.now() - at < BLOCKHASH_VALID_MS;
   }
 
   // Reads are served from a cache that every state change in this process invalidates exactly
@@ -166,16 +217,23 @@ export class EmbeddedChain extends BaseChain {
       tx.sign(this.operatorKey, ...extra);
       const sig = bs58.encode(tx.signature!);
       if (!this.signaturesThisBlockhash.has(sig)) break;
-      this.svm.expireBlockhash();
-      this.signaturesThisBlockhash.clear();
+      this.rotateBlockhash();
     }
     return this.wire(tx);
+  }
+
+  /**
+   * Whether this process landed `signature` under the current blockhash — also while the caller's DB
+   * transaction holding its `chain_transaction` row is not committed yet (JSON-RPC replay check).
+   */
+  hasRecentSignature(signature: string): boolean {
+    return this.signaturesThisBlockhash.has(signature);
   }
 
   private wire(tx: Transaction) {
     const msg = tx.compileMessage();
     const writable = msg.accountKeys.filter((_, i) => msg.isAccountWritable(i)).map((k) => k.toBase58());
-    return { wire: this.decoder.decode(tx.serialize()), writable };
+    return { wire: this.decoder.decode(tx.serialize()), writable, blockhash: tx.recentBlockhash };
   }
 
   async simulate(tx: Transaction, signers: Signer[]) {
@@ -200,15 +258,16 @@ export class EmbeddedChain extends BaseChain {
     clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000));
     this.svm.setClock(clock);
     const wire = this.decoder.decode(bytes);
+    if (!opts.replaceRecentBlockhash && !this.isBlockhashValid(VersionedTransaction.deserialize(bytes).message.recentBlockhash)) {
+      return { err: BLOCKHASH_NOT_FOUND, meta: null, postAccounts: null };
+    }
     this.svm.withSigverify(opts.sigVerify ?? true);
-    this.svm.withBlockhashCheck(!opts.replaceRecentBlockhash);
     try {
       const res = this.svm.simulateTransaction(wire as never);
       if (res instanceof FailedTransactionMetadata) return { err: res.err(), meta: res.meta(), postAccounts: null };
       return { err: null, meta: res.meta(), postAccounts: res.postAccounts() };
     } finally {
       this.svm.withSigverify(true);
-      this.svm.withBlockhashCheck(true);
     }
   }
 
@@ -222,7 +281,8 @@ export class EmbeddedChain extends BaseChain {
     return this.execute(this.wire(tx), o);
   }
 
-  private async execute({ wire, writable }: ReturnType<EmbeddedChain['wire']>, o: TxOptions): Promise<ChainReceipt> {
+  private async execute({ wire, writable, blockhash }: ReturnType<EmbeddedChain['wire']>, o: TxOptions): Promise<ChainReceipt> {
+    if (!this.isBlockhashValid(blockhash)) throw new ChainError('Transaction failed: Blockhash not found (it expired before it was sent); sign it again with a recent blockhash', null, 'BlockhashNotFound', []);
     const before = writable.map((k) => [k, this.snapshot(k)] as const);
     const res = this.svm.sendTransaction(wire as never);
     this.cache.clear(); // fees and writes: drop everything (cheap; reads repopulate)
@@ -237,10 +297,7 @@ export class EmbeddedChain extends BaseChain {
     this.signaturesThisBlockhash.add(signature);
     // The blockhash otherwise never changes, so the set grew by one per transaction for the life of
     // the process: rotate it now and then (a real cluster's blockhash lasts ~1 minute anyway).
-    if (this.signaturesThisBlockhash.size >= SIGNATURES_PER_BLOCKHASH) {
-      this.svm.expireBlockhash();
-      this.signaturesThisBlockhash.clear();
-    }
+    if (this.signaturesThisBlockhash.size >= SIGNATURES_PER_BLOCKHASH) this.rotateBlockhash();
     const receipt: ChainReceipt = {
       signature,
       slot: Number(this.slot),
@@ -251,9 +308,12 @@ export class EmbeddedChain extends BaseChain {
       },
     };
     const db = o.db ?? this.db;
-    try {
-      await this.persistAccounts(writable, db);
-      await db
+    // Accounts and the transaction row are written together: a failed insert must not leave the
+    // accounts' new state behind in the database while LiteSVM is rolled back (a restart would then
+    // load a transfer that never happened).
+    const persist = async (trx: Kysely<Database>) => {
+      await this.persistAccounts(writable, trx);
+      await trx
         .insertInto('chain_transaction')
         .values({
           signature,
@@ -267,6 +327,10 @@ export class EmbeddedChain extends BaseChain {
           created_at: new Date().toISOString(),
         })
         .execute();
+    };
+    try {
+      if (db.isTransaction) await persist(db);
+      else await db.transaction().execute(persist);
     } catch (e) {
       receipt.undo!(); // not persisted → not happened: the chain never runs ahead of the database
       throw e;

@@ -45,7 +45,7 @@ export interface ChainService {
   now(): Promise<bigint>;
 
   anchorCertificate(p: { hash: Uint8Array; holder: PublicKey; expiresAt?: bigint }, o: TxOptions): Promise<ChainReceipt>;
-  recordVerification(p: { hash: Uint8Array; verified: boolean; reasonCode: number; issuerAuthority: PublicKey | null }, o: TxOptions): Promise<ChainReceipt>;
+  recordVerification(p: { hash: Uint8Array; verified: boolean; reasonCode: number }, o: TxOptions): Promise<ChainReceipt>;
   readCertificate(hash: Uint8Array): Promise<CertificateAccount | null>;
   readIssuer(authority: PublicKey): Promise<IssuerAccount | null>;
   readRegistry(): Promise<RegistryAccount | null>;

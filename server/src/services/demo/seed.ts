@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { Keypair } from '@solana/web3.js';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { CertificateStatus, IssuerStatus, fromHex } from '../../../../shared/program/codec';
 import { certificatePda } from '../../../../shared/program/pda';
@@ -9,13 +7,13 @@ import { sha256Hex } from '../files/index.js';
 import type { Services } from '../index';
 import { certificateFileKey } from '../certificates/intake';
 
+import { createHash } from 'node:crypto';
+import { Keypair } from '@solana/web3.js';
+import { loadOrCreateDemoKeys } from './keys';
+
 // Demo data for the embedded chain (ATTESTA_DEMO_DATA=false turns it off): an approved issuer and a
 // demo wallet holding cert-1 (verified, issuer-confirmed), cert-2 (pending) and cert-3 (rejected).
-// Keys come from fixed seeds so the demo is the same on every machine; never used on a real cluster.
-
-const seedKey = (label: string) => Keypair.fromSeed(createHash('sha256').update(`attesta-demo:${label}`).digest());
-export const demoIssuerKey = () => seedKey('issuer');
-export const demoHolderKey = () => seedKey('holder');
+// Their keys are random per installation and stay in the data dir (./keys.ts); never on a real cluster.
 export const DEMO_USER_ID = 'u_demo';
 export const DEMO_ISSUER_NAME = 'Attesta Demo University';
 
@@ -60,10 +58,39 @@ export async function demoPdf(c: DemoCert, holderName: string): Promise<Uint8Arr
   return doc.save({ useObjectStreams: false });
 }
 
+/**
+ * Data dirs seeded before demo keys were made per installation hold an approved demo institution and
+ * a demo holder whose keys anyone could derive from the source (`sha256("attesta-demo:<label>")`).
+ * Suspend that institution on chain and move the demo user to this installation's own holder key, so
+ * the derivable keys keep no rights here. Returns what it changed.
+ */
+export async function retireDerivableDemoKeys(svc: Services, holder: Keypair): Promise<{ issuerSuspended: boolean; userMoved: boolean }> {
+  const derived = (label: string) => Keypair.fromSeed(createHash('sha256').update(`attesta-demo:${label}`).digest()).publicKey;
+  const legacyIssuer = derived('issuer');
+  const legacyHolder = derived('holder').toBase58();
+  let issuerSuspended = false;
+  const onChain = await svc.chain.readIssuer(legacyIssuer);
+  if (onChain && onChain.status !== IssuerStatus.Suspended) {
+    await svc.chain.setIssuerStatus({ authority: legacyIssuer, status: IssuerStatus.Suspended }, { kind: 'set_issuer_status' });
+    issuerSuspended = true;
+  }
+  const moved = await svc.db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('user').select('id').where('wallet_address', '=', legacyHolder).executeTakeFirst();
+    if (!user) return false;
+    await trx.deleteFrom('session').where('user_id', '=', user.id).execute();
+    await trx.updateTable('user').set({ wallet_address: holder.publicKey.toBase58(), updated_at: new Date().toISOString() }).where('id', '=', user.id).execute();
+    return true;
+  });
+  if (issuerSuspended || moved) {
+    console.warn('demo data: this data dir was seeded with demo keys anyone can derive; the old demo institution is suspended and the demo user now signs in with this installation\'s own key (demo-keys.json). Start with an empty ATTESTA_DATA_DIR for fresh demo data.');
+  }
+  return { issuerSuspended, userMoved: moved };
+}
+
 export async function seedDemoData(svc: Services): Promise<void> {
   const { db, chain, blobs } = svc;
-  const issuer = demoIssuerKey();
-  const holder = demoHolderKey();
+  const { issuer, holder } = loadOrCreateDemoKeys(svc.config.dataDir);
+  await retireDerivableDemoKeys(svc, holder);
 
   const onChainIssuer = await chain.readIssuer(issuer.publicKey);
   if (!onChainIssuer) await chain.registerIssuer({ authority: issuer, name: DEMO_ISSUER_NAME, uri: 'https://demo.attesta.example' }, { kind: 'register_issuer' });
@@ -97,7 +124,7 @@ export async function seedDemoData(svc: Services): Promise<void> {
     }
     if (c.outcome !== 'pending' && record?.status === CertificateStatus.Pending) {
       const r = await chain.recordVerification(
-        { hash, verified: c.outcome === 'verified', reasonCode: c.outcome === 'verified' ? 0 : ReasonCode.ContentMismatch, issuerAuthority: record.issuer },
+        { hash, verified: c.outcome === 'verified', reasonCode: c.outcome === 'verified' ? 0 : ReasonCode.ContentMismatch },
         { kind: 'record_verification', certificateId: c.id },
       );
       sigs.verify = r.signature;

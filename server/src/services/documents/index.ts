@@ -6,13 +6,22 @@
  * Text comes from pdfjs (first 10 pages, 5 s budget by default); matching ignores case, accents,
  * ligatures, punctuation and line breaks. Tamper signals are short sentences (incremental updates,
  * edited-after-created dates, an editing tool as producer, JavaScript, embedded files, encryption).
- * Throws `DocumentUnreadableError` (user-facing message) only when the PDF cannot be opened at all.
+ * Throws `DocumentUnreadableError` (user-facing message) when the PDF cannot be opened at all, or is
+ * too complex or too large to read (see below).
  *
  * No text layer (converted photos, scans): the largest image of each of the first 3 pages is read
  * with OCR (services/ocr, offline; 30 s budget) and matched fuzzily (`textNamesFuzzy`, ~1 edit per
  * 8 letters). `textSource` says 'pdf' | 'ocr' | 'none' ('none' = no usable text: `text` is empty,
  * `ocrNote` says why); `ocrConfidence`, `ocrMs`, `ocrPages` when OCR ran. Options `ocr: false`,
  * `ocrMaxPages`, `ocrTimeoutMs`.
+ *
+ * Parsing (pdf-lib, pdfjs text and page images) runs in reader processes (readers.ts; processes, not
+ * worker threads: a worker past its heap limit can abort the whole server): at most 2, a queue
+ * beyond; each with a 256 MB heap and 1 GB of resident memory, each document with a wall-clock limit
+ * (timeoutMs + 8 s for the text, ocrTimeoutMs + 8 s for the page images); past any of them the
+ * reader is killed and the document is unreadable (too complex to read). Streams that decode to more
+ * than the upload limits (services/files PDF_STREAM_LIMITS: 50 MB, images apart) are refused before
+ * any parser decodes them. `closeDocumentReaders()` ends the readers (shutdown).
  */
 export {
   checkDocument,
@@ -27,3 +36,4 @@ export {
   type CheckDocumentOptions,
   type TextSource,
 } from './check.js';
+export { closeDocumentReaders, documentReaderCount, READER_HEAP_MB, READER_MAX_RSS_MB, READER_POOL_SIZE } from './readers.js';

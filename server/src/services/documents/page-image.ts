@@ -1,6 +1,6 @@
 import { ImageKind, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
-import { OcrTimeoutError, type RawImage } from '../ocr/index.js';
+import { OcrTimeoutError, type RawImage } from '../ocr/types.js';
 
 /** Images smaller than this are logos, seals and signatures, not the scanned page. */
 const MIN_IMAGE_SIDE = 200;

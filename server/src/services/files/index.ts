@@ -3,10 +3,13 @@
  *
  * - `inspectUpload(bytes, {kind})` → `{type, mime, size}` or throws `FileRejectedError`
  *   (`.code`: empty | too_large | unsupported_type | corrupt | too_many_pixels | password_protected |
- *   active_content | too_many_pages; `.message` is for users, saying what to fix).
+ *   active_content | too_many_pages | too_complex; `.message` is for users, saying what to fix).
  *   Certificates: PDF, JPG/JPEG, PNG, WEBP, ≤ 10 MB, images ≤ 40 Mpx. Photos: JPG, PNG, GIF, WEBP, ≤ 2 MB, ≤ 4096 × 4096.
+ *   Animated GIF/WEBP: ≤ 40 Mpx for all frames together (counted from the header: frames × frame size).
  *   PDFs: ≤ 100 pages (page tree walked, /Count not trusted); refused with JavaScript, Launch actions or
- *   attached files; /Kids, /Parent or xref /Prev cycles and absurd nesting are refused as damaged.
+ *   attached files; /Kids, /Parent or xref /Prev cycles and absurd nesting are refused as damaged;
+ *   decompression bombs are refused as too complex: streams decoding to > 50 MB (images apart: each
+ *   within its declared size, ≤ 256 MB together), measured by `measurePdfStreams` without holding the output.
  *   Image dimensions are read from the header before any pixel is decoded.
  * - `safeFileName(name, ext)` → a display/download name (no path, controls, bidi overrides; ≤ 120 chars).
  * - `contentDisposition(kind, name)` → a header value that is always valid (ASCII fallback + RFC 5987).
@@ -32,5 +35,6 @@ export {
   type FileRejectionCode,
 } from './inspect.js';
 export { toPdf, pageSizeFor, stripJpegMetadata } from './to-pdf.js';
+export { measurePdfStreams, PDF_STREAM_LIMITS, type PdfStreamLimits, type PdfStreamMeasure } from './pdf-streams.js';
 export { sanitizePhoto } from './photo.js';
 export { safeFileName, contentDisposition } from './names.js';

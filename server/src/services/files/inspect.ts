@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFDocument, PDFInvalidObject, PDFName, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
 import sharp from 'sharp';
+import { measurePdfStreams, PDF_STREAM_LIMITS } from './pdf-streams.js';
 
 export type UploadKind = 'certificate' | 'photo';
 export type FileType = 'pdf' | 'png' | 'jpeg' | 'webp' | 'gif';
@@ -20,7 +21,8 @@ export type FileRejectionCode =
   | 'too_many_pixels'
   | 'password_protected'
   | 'active_content'
-  | 'too_many_pages';
+  | 'too_many_pages'
+  | 'too_complex';
 
 /** A file refused by its bytes. `message` is written for the person who uploaded it. */
 export class FileRejectedError extends Error {
@@ -151,6 +153,9 @@ async function checkPdf(bytes: Uint8Array): Promise<void> {
   if (!tail.includes('%%EOF')) throw corrupt('pdf', 'the end of the file is missing');
   // Readers follow /Prev from section to section: a chain that loops never ends for some of them.
   if (xrefChainLoops(bytes)) throw corrupt('pdf', 'its cross-reference table points back to itself');
+  // Decompression bombs, before any parser decodes a stream (pdf-lib inflates object streams on load).
+  const streams = await measurePdfStreams(bytes);
+  if (streams.over) throw tooComplex(streams.over);
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
@@ -192,6 +197,16 @@ async function checkPdf(bytes: Uint8Array): Promise<void> {
   if (doc.isEncrypted && (await needsOpenPassword(bytes))) {
     throw new FileRejectedError('password_protected', 'This PDF is password-protected. Please upload a copy that opens without a password.');
   }
+}
+
+function tooComplex(over: 'decoded' | 'images'): FileRejectedError {
+  const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+  return new FileRejectedError(
+    'too_complex',
+    over === 'images'
+      ? `This PDF's images expand to more than ${mb(PDF_STREAM_LIMITS.maxImageBytes)} when opened, too much to check. Please export it again with fewer or smaller images (a scan at 300 dpi is enough) and re-upload.`
+      : `This PDF is too complex to check: its compressed contents expand to more than ${mb(PDF_STREAM_LIMITS.maxDecodedBytes)} when opened (a certificate's take a few MB). Please export it again (for example with "Print to PDF") and re-upload.`,
+  );
 }
 
 function tooManyPages(count: string): FileRejectedError {
@@ -404,16 +419,34 @@ async function checkImage(bytes: Uint8Array, type: ImageType, kind: UploadKind):
       `This photo is too large (${width} × ${height} pixels). The maximum is 4096 × 4096 pixels; please resize it and re-upload.`,
     );
   }
+  // An animated GIF/WEBP is decoded frame by frame: the photo is re-encoded with every frame, so the
+  // limit holds for all of them together (sharp's own limit would fail later, in its words, as a 500).
+  // Read from the header too: `pages` frames of `height` pixels each (metadata reads the first frame).
+  const frames = Math.max(1, meta.pages ?? 1);
+  if (frames > 1 && width * height * frames > MAX_IMAGE_PIXELS) {
+    const subject = kind === 'photo' ? 'animated photo' : 'animated image';
+    const fix = kind === 'photo' ? 'please upload a still photo, or an animation with fewer or smaller frames' : 'please upload a still image or a PDF of the certificate';
+    throw new FileRejectedError(
+      'too_many_pixels',
+      `This ${subject} has ${frames} frames of ${width} × ${height} pixels (${megapixels(width * height * frames)} megapixels in all). The maximum is 40 megapixels for all frames together; ${fix}.`,
+    );
+  }
   if (meta.format && normaliseFormat(meta.format) !== type) throw corrupt(type, 'its contents do not match its type');
   try {
-    // Full decode (streamed through a small thumbnail, so memory stays bounded) catches truncation.
-    await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated: false })
+    // Full decode (streamed through a small thumbnail, so memory stays bounded) catches truncation,
+    // of every frame of an animated photo (all are kept), of the first frame of a certificate image
+    // (the only one converted to PDF).
+    await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated: kind === 'photo' && frames > 1 })
       .resize(32, 32, { fit: 'inside' })
       .raw()
       .toBuffer();
   } catch {
     throw corrupt(type, 'the image data is cut short or invalid');
   }
+}
+
+function megapixels(pixels: number): string {
+  return String(Math.round(pixels / 100_000) / 10);
 }
 
 function normaliseFormat(format: string): string {

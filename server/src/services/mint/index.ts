@@ -29,8 +29,10 @@ import { readCertificateNft } from './onchain';
 import { permanentStoreFor, putOnce, sha256Hex } from './permanent';
 import { mintDb, type MintAttemptRow } from './schema';
 import { faultPoint } from '../certificates/faults';
+import { mintOriginProblem, warnMintOrigin } from './origin';
 
 export { readCertificateNft, InvalidCertificateNftError, type CertificateNft } from './onchain';
+export { mintOriginProblem, permanentOrigin, warnMintOrigin } from './origin';
 export { shortenName, nftMetadataJson, ONCHAIN_NAME_MAX } from './metadata';
 export type { MintAttemptRow, MintAttemptStatus, MintDatabase } from './schema';
 
@@ -54,8 +56,11 @@ export const MINT_MESSAGES = {
 
 export type MintServices = Services & { permanent?: PermanentStore & { key?: string; kind?: string } };
 export interface MintContext extends MintServices {
-  /** Public origin for links (the verify URL in the metadata; the local store's URLs). */
-  origin: string;
+  /**
+   * The origin written into the NFT (metadata uri, its links, the permanent copy's URL): from
+   * `permanentOrigin` (./origin.ts), never a request's Host — those links can never be changed.
+   */
+  permanentOrigin: string;
 }
 
 export interface PreparedMint {
@@ -164,6 +169,8 @@ async function settleInFlight(svc: MintServices, cert: CertificateRow): Promise<
 
 /** Reconcile-on-start: finishes every mint a crash left between the chain and the DB. */
 export async function reconcileMints(svc: MintServices): Promise<{ checked: number; minted: number; closed: number; errors: string[] }> {
+  // Runs once at start-up: say now, not at the first holder's mint, that minting needs ATTESTA_PUBLIC_ORIGIN.
+  warnMintOrigin(svc.config);
   const mdb = mintDb(svc.db);
   // In-flight attempts, and recently failed ones too: on a real cluster a "failed" send can still
   // have landed (a timeout is not a refusal). Older failures are settled for good.
@@ -192,6 +199,10 @@ export async function reconcileMints(svc: MintServices): Promise<{ checked: numb
 }
 
 export async function prepareMint(ctx: MintContext, user: UserRow, id: string): Promise<PreparedMint> {
+  // A real cluster without ATTESTA_PUBLIC_ORIGIN has no origin to make permanent: refused before anything is stored.
+  const originProblem = mintOriginProblem(ctx.config);
+  if (originProblem) fail('PRECONDITION_FAILED', originProblem);
+  const origin = ctx.config.publicOrigin ?? ctx.permanentOrigin;
   const cert = await ownCertificate(ctx, user, id);
   if (cert.nft_mint_address) fail('CONFLICT', MINT_MESSAGES.alreadyMinted);
   if (cert.verification_status !== 'verified') fail('BAD_REQUEST', MINT_MESSAGES.notVerified);
@@ -212,10 +223,10 @@ export async function prepareMint(ctx: MintContext, user: UserRow, id: string): 
   const pdf = await ctx.blobs.get(cert.file_key);
   if (!pdf) throw new Error(`certificate ${cert.id}: stored file ${cert.file_key} is missing`);
   if (sha256Hex(pdf) !== cert.sha256) throw new Error(`certificate ${cert.id}: stored file does not match its SHA-256`);
-  const store = permanentStoreFor(ctx, ctx.origin);
+  const store = permanentStoreFor(ctx, origin);
   const tags = { 'Certificate-SHA256': cert.sha256, 'Certificate-Record': cert.record_address };
   const pdfCopy = await putOnce(ctx.db, store, pdf, 'application/pdf', tags);
-  const metadata = nftMetadataJson({ cert, verifyUrl: verificationUrl(ctx.origin, cert.user_id, cert.id), pdfUrl: pdfCopy.url });
+  const metadata = nftMetadataJson({ cert, verifyUrl: verificationUrl(origin, cert.user_id, cert.id), pdfUrl: pdfCopy.url });
   const metaCopy = await putOnce(ctx.db, store, new TextEncoder().encode(JSON.stringify(metadata)), 'application/json', tags);
 
   const operator = ctx.chain.operator;
@@ -291,7 +302,7 @@ async function awaitOther(svc: MintServices, certId: string): Promise<MintResult
   }
 }
 
-export async function submitMint(ctx: MintContext, user: UserRow, input: { id: string; signedTransaction: string }, faults: MintFaults = {}): Promise<MintResult> {
+export async function submitMint(ctx: MintServices, user: UserRow, input: { id: string; signedTransaction: string }, faults: MintFaults = {}): Promise<MintResult> {
   const cert = await ownCertificate(ctx, user, input.id);
   const settled = await reconcileCertificateMint(ctx, cert);
   if (settled) return settled;

@@ -15,8 +15,9 @@ export interface NamedPermanentStore extends PermanentStore {
 const configured = new WeakMap<object, Map<string, NamedPermanentStore>>();
 
 /**
- * The permanent store for a request: `services.permanent` when the server provides one, else the
+ * The permanent store for a mint: `services.permanent` when the server provides one, else the
  * configured one (ARWEAVE_* env, or `${dataDir}/permanent` served at `${origin}/permanent/<id>`).
+ * `origin` is the permanent origin (./origin.ts `permanentOrigin`), never a request's.
  */
 export function permanentStoreFor(svc: Services & { permanent?: PermanentStore & { key?: string; kind?: string } }, origin: string): NamedPermanentStore {
   const p = svc.permanent;

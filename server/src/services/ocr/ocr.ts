@@ -2,14 +2,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { OcrTimeoutError, type RawImage } from './types.js';
 
-/** Decoded pixels (e.g. an image XObject pdfjs decoded), 1–4 channels, 8 bits each. */
-export interface RawImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-  channels: 1 | 2 | 3 | 4;
-}
+export { OcrTimeoutError, type RawImage } from './types.js';
 
 export interface OcrOptions {
   /** Budget for preprocessing + recognition (worker start-up included). Default 20 000 ms. */
@@ -25,13 +20,6 @@ export interface OcrResult {
   /** Size of the image that was recognised (after preprocessing). */
   width: number;
   height: number;
-}
-
-export class OcrTimeoutError extends Error {
-  constructor(ms: number) {
-    super(`OCR took longer than ${ms} ms`);
-    this.name = 'OcrTimeoutError';
-  }
 }
 
 /** Decompression bombs: refuse to decode more than this many input pixels. */

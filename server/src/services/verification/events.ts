@@ -1,8 +1,9 @@
 import { EventEmitter, on } from 'node:events';
+import type { CertificateStatusName } from '../../../../shared/constants';
 
 export interface StatusEvent {
   certificate_id: string;
-  verification_status: 'pending' | 'verified' | 'rejected';
+  verification_status: CertificateStatusName;
   /** Step just logged, when the event is about progress. */
   step: string | null;
   step_status: string | null;

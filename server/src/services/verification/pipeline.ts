@@ -7,6 +7,8 @@ import { newId } from '../../lib/ids';
 import { checkDocument, DocumentUnreadableError, normaliseText } from '../documents/index.js';
 import { sha256Hex } from '../files/index.js';
 import type { Services } from '../index';
+import { chainChange } from '../chain-sync/reconcile';
+import { mismatchReason } from './claims';
 
 type StepStatus = 'success' | 'pending' | 'failed';
 interface StepResult {
@@ -73,9 +75,34 @@ export async function runVerificationJob(svc: Services, job: VerificationJobRow)
     results.document_checks = await step('document_checks', () => documentStep(svc, cert));
     if (results.document_checks.status === 'failed') failed = results.document_checks;
   }
-  if (!failed) {
+  // Content not checked: nothing for the issuer step to add; the certificate waits (below).
+  if (!failed && results.document_checks?.status !== 'pending') {
     results.issuer_verification = await step('issuer_verification', () => issuerStep(svc, cert, hash));
     if (results.issuer_verification.status === 'failed') failed = results.issuer_verification;
+  }
+
+  const record = await chain.readCertificate(hash);
+  // Someone else's word already decided this record (revoked, superseded by the rightful holder's
+  // issuance, confirmed by the institution): the row follows the chain, no platform verdict is sent.
+  const decided = await chainChange(svc, cert, record);
+  if (decided) {
+    await finishWithoutVerdict(svc, cert, job, decided.verification_status, decided.tier, decided.verification_details);
+    return;
+  }
+
+  // Content nobody could read is never recorded as verified: the record stays pending on chain and
+  // the holder sees why, until the institution confirms it or the holder uploads a readable file.
+  if (!failed && results.document_checks?.status === 'pending') {
+    await finishWithoutVerdict(svc, cert, job, 'pending', 'none', {
+      state: 'awaiting_confirmation',
+      reason: `${results.document_checks.message} A certificate whose content could not be checked is not marked verified: it stays pending until the institution that issued it confirms it on chain, or you add a PDF of it with selectable text.`,
+      reason_code: ReasonCode.None,
+      reason_name: 'none',
+      tier: 'none',
+      content_checked: false,
+      step: 'document_checks',
+    });
+    return;
   }
 
   const verified = !failed;
@@ -83,7 +110,6 @@ export async function runVerificationJob(svc: Services, job: VerificationJobRow)
   if (config.testStepDelayMs) await sleep(config.testStepDelayMs);
 
   // Record the verdict on chain, unless this run already did (crash after the transaction).
-  const record = await chain.readCertificate(hash);
   const jobStartedAt = BigInt(Math.floor(Date.parse(job.created_at) / 1000));
   const alreadyRecorded =
     record &&
@@ -96,7 +122,7 @@ export async function runVerificationJob(svc: Services, job: VerificationJobRow)
     try {
       if (record && !alreadyRecorded && record.status !== CertificateStatus.Revoked) {
         const receipt = await chain.recordVerification(
-          { hash, verified, reasonCode, issuerAuthority: record.issuer },
+          { hash, verified, reasonCode },
           { db: trx, kind: 'record_verification', certificateId: cert.id },
         );
         signature = receipt.signature;
@@ -122,7 +148,7 @@ export async function runVerificationJob(svc: Services, job: VerificationJobRow)
             reason_name: 'none',
             tier,
             issuer: issuerInfo,
-            content_checked: results.document_checks?.content_checked !== false,
+            content_checked: true,
             tamper_signals: results.document_checks?.tamper_signals ?? [],
             signature,
           }
@@ -192,7 +218,10 @@ async function documentStep(svc: Services, cert: CertificateRow): Promise<StepRe
       };
     }
     if (missing.length) {
-      return { status: 'failed', message: `The document text${r.textSource === 'ocr' ? ' (read by OCR)' : ''} does not name the claimed ${missing.join(', ')}.`, reasonCode: ReasonCode.ContentMismatch, missing, ...base };
+      // Says what the document names instead (the text closest to each claim), so a typo reads as one.
+      const claimOf = { title: cert.title, institution: cert.institution_name, program: cert.program_name } as const;
+      const { message, closest } = mismatchReason(r.text, (missing as (keyof typeof claimOf)[]).map((field) => ({ field, claim: claimOf[field] })), r.textSource === 'ocr');
+      return { status: 'failed', message, reasonCode: ReasonCode.ContentMismatch, missing, closest, ...base };
     }
     // Tamper signals are flagged for people to see; on their own they do not reject (see notes).
     return {
@@ -210,7 +239,9 @@ async function documentStep(svc: Services, cert: CertificateRow): Promise<StepRe
 
 async function issuerStep(svc: Services, cert: CertificateRow, hash: Uint8Array): Promise<StepResult> {
   const record = await svc.chain.readCertificate(hash);
-  if (record?.issuer) {
+  // `issuer` names the institution that confirmed the record only at the issuer-confirmed tier;
+  // below it, the institution the holder asked (a request is not a confirmation).
+  if (record?.issuer && record.tier === TrustTier.IssuerConfirmed) {
     const issuer = await svc.chain.readIssuer(record.issuer);
     if (!issuer || issuer.status !== IssuerStatus.Approved) {
       return { status: 'failed', message: 'The issuer named on chain is not approved.', reasonCode: ReasonCode.IssuerNotApproved, issuer: { authority: record.issuer.toBase58(), name: issuer?.name ?? null } };
@@ -238,4 +269,14 @@ async function issuerStep(svc: Services, cert: CertificateRow, hash: Uint8Array)
     tier: 'platform_verified',
     issuer: null,
   };
+}
+
+/** Ends a job without sending a verdict: the row takes `status` and `details`; the job is done. */
+async function finishWithoutVerdict(svc: Services, cert: CertificateRow, job: VerificationJobRow, status: CertificateRow['verification_status'], tier: string, details: Record<string, unknown>) {
+  const now = new Date().toISOString();
+  await svc.db.transaction().execute(async (trx) => {
+    await trx.updateTable('certificate').set({ verification_status: status, tier, verification_details: JSON.stringify(details), updated_at: now }).where('id', '=', cert.id).execute();
+    await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, last_error: null, updated_at: now }).where('id', '=', job.id).execute();
+  });
+  svc.bus.publish({ certificate_id: cert.id, verification_status: status, step: null, step_status: null, updated_at: now });
 }

@@ -2,7 +2,11 @@ import type { Services } from '../index';
 import { runVerificationJob } from './pipeline';
 import { recordRetryStatus } from './retry-status';
 
-/** In-process worker: claims jobs from the DB queue and runs them, a few at a time. */
+/**
+ * In-process worker: claims jobs from the DB queue and runs them, `concurrency` at a time, at most
+ * `config.limits.verificationJobsPerHolder` of one holder's at once (counted across servers), so
+ * another holder's certificate always finds a free loop while one holder's burst is verified.
+ */
 export class VerificationWorker {
   private running = false;
   private loops: Promise<void>[] = [];
@@ -20,7 +24,7 @@ export class VerificationWorker {
     while (this.running) {
       let job;
       try {
-        job = await this.svc.queue.claim();
+        job = await this.svc.queue.claim(Date.now(), { perHolder: this.svc.config.limits.verificationJobsPerHolder });
       } catch (e) {
         if (!this.running) return;
         console.error('verification queue:', e);
@@ -43,6 +47,7 @@ export class VerificationWorker {
       this.active.add(p);
       await p;
       this.active.delete(p);
+      this.svc.queue.kick(); // the holder is below its cap again: a waiting sibling may take its next job
     }
   }
 

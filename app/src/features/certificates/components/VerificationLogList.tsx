@@ -1,6 +1,7 @@
-import { CheckCircle2, Clock, XCircle } from 'lucide-react';
-import type { VerificationLogDto } from '../../../../../shared/schemas/dto';
+import { CheckCircle2, Clock, Loader2, XCircle } from 'lucide-react';
+import type { VerificationAttemptDto, VerificationLogDto } from '../../../../../shared/schemas/dto';
 import { formatDateTime } from '../lib/format';
+import { StatusBadge } from './status';
 
 const STEP_LABEL: Record<string, string> = {
   hash_verification: 'Hash verification',
@@ -26,12 +27,85 @@ export function VerificationLogList({ logs }: { logs: VerificationLogDto[] }) {
             <Icon className={`mt-0.5 size-4 shrink-0 ${tone}`} aria-label={log.status} role="img" />
             <div className="min-w-0">
               <p className="text-sm font-medium">{stepLabel(log.verification_step)}</p>
-              {log.details?.message && <p className="text-sm text-muted-foreground">{log.details.message}</p>}
+              {log.details?.message && <p className="break-words text-sm text-muted-foreground">{log.details.message}</p>}
               <p className="text-xs text-muted-foreground">{formatDateTime(log.created_at)}</p>
             </div>
           </li>
         );
       })}
+    </ol>
+  );
+}
+
+/** What a run concluded, as the badge beside it says it. */
+function attemptBadge(a: VerificationAttemptDto): { status: string; label: string } {
+  if (a.state === 'queued') return { status: 'pending', label: 'Queued' };
+  if (a.state === 'running') return { status: 'pending', label: 'In progress' };
+  if (a.state === 'failed') return { status: 'rejected', label: 'Could not complete' };
+  switch (a.outcome) {
+    case 'verified':
+      return { status: 'verified', label: 'Verified' };
+    case 'rejected':
+      return { status: 'rejected', label: 'Rejected' };
+    case 'awaiting_confirmation':
+      return { status: 'pending', label: 'Awaiting confirmation' };
+    case 'revoked':
+      return { status: 'revoked', label: 'Revoked' };
+    case 'superseded':
+      return { status: 'superseded', label: 'Superseded' };
+    default:
+      return { status: 'pending', label: 'Finished' };
+  }
+}
+
+function Attempt({ attempt, latest }: { attempt: VerificationAttemptDto; latest: boolean }) {
+  const badge = attemptBadge(attempt);
+  const active = attempt.state === 'queued' || attempt.state === 'running';
+  const header = (
+    <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <span className="text-sm font-semibold">Attempt {attempt.number}</span>
+      <StatusBadge status={badge.status} label={badge.label} />
+      <span className="text-xs text-muted-foreground">{formatDateTime(attempt.started_at)}</span>
+    </span>
+  );
+  const body = (
+    <div className="mt-3">
+      {attempt.logs.length ? (
+        <VerificationLogList logs={attempt.logs} />
+      ) : (
+        <p className="flex items-center gap-2 text-sm text-muted-foreground">
+          {active && <Loader2 className="size-4 animate-spin" aria-hidden="true" />}
+          {active ? 'Waiting for the first step...' : 'No steps were logged for this attempt.'}
+        </p>
+      )}
+    </div>
+  );
+  const attrs = { 'data-testid': 'verification-attempt', 'data-attempt': attempt.number, 'data-state': attempt.state, 'data-outcome': attempt.outcome ?? '' };
+  // The latest run is what the status says; earlier ones stay one click away.
+  return latest ? (
+    <li {...attrs} className="rounded-lg border p-3">
+      {header}
+      {body}
+    </li>
+  ) : (
+    <li {...attrs} className="rounded-lg border p-3">
+      <details>
+        <summary className="cursor-pointer list-none [&::-webkit-details-marker]:hidden">{header}</summary>
+        {body}
+      </details>
+    </li>
+  );
+}
+
+/** Every verification run of a certificate, newest first, each with its own steps. */
+export function VerificationAttempts({ attempts }: { attempts: VerificationAttemptDto[] }) {
+  if (!attempts.length) return <p className="text-sm text-muted-foreground">No verification steps have run yet.</p>;
+  const newestFirst = [...attempts].reverse();
+  return (
+    <ol className="space-y-3" aria-label="Verification attempts">
+      {newestFirst.map((a, i) => (
+        <Attempt key={a.job_id} attempt={a} latest={i === 0} />
+      ))}
     </ol>
   );
 }

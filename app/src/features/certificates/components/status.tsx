@@ -1,30 +1,48 @@
-import { CheckCircle2, Clock, XCircle } from 'lucide-react';
+import { Ban, CheckCircle2, Clock, Replace, XCircle } from 'lucide-react';
 import type { CertificateStatusName } from '../../../../../shared/constants';
 import { cn } from '../../../lib/utils';
+
+const RED = 'border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-300';
 
 const STATUS = {
   verified: { label: 'Verified', icon: CheckCircle2, className: 'text-emerald-700 dark:text-emerald-400', badge: 'border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-300' },
   pending: { label: 'Pending', icon: Clock, className: 'text-amber-700 dark:text-amber-400', badge: 'border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-300' },
-  rejected: { label: 'Rejected', icon: XCircle, className: 'text-red-700 dark:text-red-400', badge: 'border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-300' },
-} as const;
+  rejected: { label: 'Rejected', icon: XCircle, className: 'text-red-700 dark:text-red-400', badge: RED },
+  revoked: { label: 'Revoked', icon: Ban, className: 'text-red-700 dark:text-red-400', badge: 'border-red-300 bg-red-100 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-300' },
+  superseded: { label: 'Superseded', icon: Replace, className: 'text-slate-700 dark:text-slate-300', badge: 'border-slate-300 bg-slate-100 text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200' },
+} satisfies Record<CertificateStatusName, unknown>;
 
-export function statusMeta(status: string) {
-  return STATUS[(status as CertificateStatusName) in STATUS ? (status as CertificateStatusName) : 'pending'];
+// What only a verdict read from the chain can say besides a certificate's statuses.
+const VERDICT_ONLY = {
+  expired: { label: 'Expired', icon: XCircle, className: 'text-red-700 dark:text-red-400', badge: RED },
+  not_found: { label: 'Not on chain', icon: XCircle, className: 'text-red-700 dark:text-red-400', badge: RED },
+};
+
+type Meta = (typeof STATUS)[CertificateStatusName];
+
+/** Label, icon and colours of a certificate status or a verdict status (expired, not_found). */
+export function statusMeta(status: string): Meta {
+  return (STATUS as Record<string, Meta>)[status] ?? (VERDICT_ONLY as Record<string, Meta>)[status] ?? STATUS.pending;
 }
 
-export function StatusIcon({ status, className }: { status: string; className?: string }) {
+export function StatusIcon({ status, className, label }: { status: string; className?: string; label?: string }) {
   const meta = statusMeta(status);
   const Icon = meta.icon;
-  return <Icon className={cn('size-5 shrink-0', meta.className, className)} aria-label={meta.label} role="img" />;
+  return <Icon className={cn('size-5 shrink-0', meta.className, className)} aria-label={label ?? meta.label} role="img" data-status={status} />;
 }
 
 export function StatusBadge({ status, label, className }: { status: string; label?: string; className?: string }) {
   const meta = statusMeta(status);
   const Icon = meta.icon;
   return (
-    <span className={cn('inline-flex items-center gap-1 rounded-full border px-2.5 py-0.5 text-xs font-semibold', meta.badge, className)}>
+    <span className={cn('inline-flex items-center gap-1 rounded-full border px-2.5 py-0.5 text-xs font-semibold', meta.badge, className)} data-testid="status-badge" data-status={status}>
       <Icon className="size-3.5" aria-hidden="true" />
       {label ?? meta.label}
     </span>
   );
+}
+
+/** A pending certificate whose content could not be read waits for its institution (server: pipeline.ts). */
+export function awaitingConfirmation(details: Record<string, unknown> | null | undefined): boolean {
+  return details?.state === 'awaiting_confirmation';
 }

@@ -1,18 +1,6 @@
 import { explorerAddressUrl as sharedExplorerAddressUrl, explorerClusterFor, explorerTxUrl as sharedExplorerTxUrl } from '../../../../../shared/explorer';
 
-/** Issue dates are calendar dates (YYYY-MM-DD): format them without a timezone shift. */
-export function formatDate(value: string | null | undefined) {
-  if (!value) return '—';
-  const d = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
-  if (Number.isNaN(d.getTime())) return value;
-  return d.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric', timeZone: /^\d{4}-\d{2}-\d{2}$/.test(value) ? 'UTC' : undefined });
-}
-
-export function formatDateTime(value: string | null | undefined) {
-  if (!value) return '—';
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? value : d.toLocaleString();
-}
+export { formatDate, formatDateTime } from '../../../lib/dates';
 
 export function todayIso() {
   const d = new Date();
@@ -27,7 +15,10 @@ export function publicLink(userId: string, id: string) {
   return `${window.location.origin}/view/${userId}/${id}`;
 }
 
-/** The explorer's cluster for this server's chain: the embedded chain answers JSON-RPC at /rpc. */
+/**
+ * The explorer for this server's chain: Solana Explorer for a public cluster's RPC URL; the app's own
+ * explorer (same origin) for a local chain, which Solana Explorer cannot reach from a visitor's browser.
+ */
 function cluster(rpcUrl?: string | null) {
   return explorerClusterFor({ rpcUrl, publicBaseUrl: window.location.origin });
 }

@@ -1,0 +1,131 @@
+import { TRPCError } from '@trpc/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import type { Database, UserRow } from '../../db/schema';
+import { isPostgres } from '../../db/dialect';
+import { clientKey, retryAfterSeconds, TokenBuckets } from '../../lib/rate-limit';
+import type { Services } from '../index';
+
+// Limits on adding certificates. Every certificate is anchored on chain at the operator's expense
+// (rent + fees, ~0.0021 SOL) and queues a verification job, so both the pace and the daily total are
+// bounded (config.limits, README "Configuration"):
+// - a burst limit per wallet and per client address (token buckets in memory, lib/rate-limit): a
+//   script cannot fire dozens at once, nor hop between fresh wallets from one address;
+// - a daily anchoring budget per wallet, counted from the certificate rows of the last 24 hours, so it
+//   holds across restarts and across servers sharing PostgreSQL.
+// Both the web app (tRPC certificate.create) and REST (POST /api/v1/certificates) come through
+// createCertificate, which applies them; a refused request writes nothing.
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** What the limits read from a request: its client address and, to set Retry-After, its reply. */
+export type CreationContext = Services & { req?: FastifyRequest; res?: FastifyReply };
+
+// One set of buckets per database handle: the server has one, each test server its own.
+const limiters = new WeakMap<object, TokenBuckets>();
+
+/** The creation buckets of the server using `db`; its clock (`now`) also dates the daily budget, so tests move it. */
+export function creationLimiterFor(db: Kysely<any>): TokenBuckets {
+  let l = limiters.get(db);
+  if (!l) {
+    l = new TokenBuckets();
+    limiters.set(db, l);
+  }
+  return l;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "10 minutes", "hour", "90 seconds": a window as a reader says it after "every". */
+function every(ms: number): string {
+  const [n, unit] = ms % 3_600_000 === 0 ? [ms / 3_600_000, 'hour'] : ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [Math.ceil(ms / 1000), 'second'];
+  return n === 1 ? unit : plural(n, unit);
+}
+
+/** "40 seconds", "3 minutes", "2 hours" (rounded up: never sooner than said). */
+function waitWords(ms: number): string {
+  const s = retryAfterSeconds(ms);
+  if (s < 60) return plural(s, 'second');
+  if (s < 3600) return plural(Math.ceil(s / 60), 'minute');
+  return plural(Math.ceil(s / 3600), 'hour');
+}
+
+function tooMany(ctx: CreationContext, retryAfterMs: number, message: string): never {
+  ctx.res?.header('retry-after', String(retryAfterSeconds(retryAfterMs)));
+  throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message });
+}
+
+export interface Reservation {
+  /** Gives the tokens back: the request was refused for another reason and created nothing. */
+  release(): void;
+}
+
+/**
+ * Takes one creation from the wallet's bucket and the client address's bucket (both or neither), or
+ * refuses with 429 + Retry-After. In-process callers (no request) have no address: only the wallet
+ * counts. Release the reservation when the request then creates nothing (a refused file, a duplicate,
+ * the daily budget): only certificates actually added use up the pace.
+ */
+export function reserveCreation(ctx: CreationContext, user: UserRow): Reservation {
+  const { createPerWallet, createPerIp, createWindowMs } = ctx.config.limits;
+  const limiter = creationLimiterFor(ctx.db);
+  const walletKey = `wallet:${user.wallet_address}`;
+  const ipKey = ctx.req ? `ip:${clientKey(ctx.req.ip)}` : null;
+  const entries: [string, { capacity: number; windowMs: number }][] = [[walletKey, { capacity: createPerWallet, windowMs: createWindowMs }]];
+  if (ipKey) entries.push([ipKey, { capacity: createPerIp, windowMs: createWindowMs }]);
+  const r = limiter.takeAll(entries);
+  if (!r.ok) {
+    tooMany(
+      ctx,
+      r.retryAfterMs,
+      r.key === walletKey
+        ? `You are adding certificates too quickly: at most ${createPerWallet} every ${every(createWindowMs)} from one wallet. You can add another in ${waitWords(r.retryAfterMs)}.`
+        : `Too many certificates are being added from your network: at most ${createPerIp} every ${every(createWindowMs)}. You can add another in ${waitWords(r.retryAfterMs)}.`,
+    );
+  }
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      limiter.give(walletKey);
+      if (ipKey) limiter.give(ipKey);
+    },
+  };
+}
+
+/**
+ * Refuses (429 + Retry-After) when the holder has added `dailyAnchorsPerWallet` certificates in the
+ * last 24 hours, saying when the oldest of them leaves the window. Reads through `db`: call it again
+ * inside the creating transaction, after lockAnchorsOf, so concurrent requests cannot both pass.
+ */
+export async function checkDailyAnchors(ctx: CreationContext, user: UserRow, db: Kysely<Database> = ctx.db): Promise<void> {
+  const limit = ctx.config.limits.dailyAnchorsPerWallet;
+  const now = creationLimiterFor(ctx.db).now();
+  const since = new Date(now - DAY_MS).toISOString();
+  const inWindow = db.selectFrom('certificate').where('user_id', '=', user.id).where('created_at', '>', since);
+  // The limit-th most recent of the window (index certificate_user_idx): none means there is room.
+  const nth = await inWindow.select('created_at').orderBy('created_at', 'desc').limit(1).offset(limit - 1).executeTakeFirst();
+  if (!nth) return;
+  const { n } = await inWindow.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  // Room again once that one is 24 hours old; the time is rounded up to the minute, so "after" holds.
+  const freeAt = Date.parse(nth.created_at) + DAY_MS;
+  const at = new Date(Math.ceil(freeAt / 60_000) * 60_000);
+  const hhmm = at.toISOString().slice(11, 16);
+  const day = at.toISOString().slice(0, 10) === new Date(now).toISOString().slice(0, 10) ? 'today' : 'tomorrow';
+  tooMany(
+    ctx,
+    freeAt - now,
+    `You have added ${plural(Number(n), 'certificate')} in the last 24 hours, the daily limit. You can add more after ${hhmm} UTC ${day}.`,
+  );
+}
+
+/**
+ * Serialises the creating transactions of one holder until commit, so the budget counted inside
+ * them is exact: PostgreSQL takes a transaction-scoped advisory lock (several servers may share it);
+ * SQLite needs nothing, one connection runs one transaction at a time.
+ */
+export async function lockAnchorsOf(trx: Kysely<Database>, user: UserRow): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`attesta.anchors:${user.id}`}, 0))`.execute(trx);
+}

@@ -1,0 +1,242 @@
+// Document readers: a small pool of child processes that parse PDFs (read.ts), so a hostile document
+// costs a reader, never the server's event loop or memory. Each reader has a heap limit and a
+// resident-memory limit, each document a wall-clock limit after which its reader is killed, and at
+// most READER_POOL_SIZE readers exist: a burst of documents waits in a queue instead of starting more.
+//
+// Processes, not worker threads: a worker thread's heap limit (resourceLimits) is not a hard wall.
+// V8 gives a worker 16 MB of headroom past it to stop cleanly; an allocation larger than that (pdfjs
+// growing the array of a long string literal) aborts the whole process — measured here: a 20 MB
+// string in a content stream, under a 256 MB worker heap, killed the server ("FATAL ERROR: Reached
+// heap limit"). A reader process that dies that way takes nothing else with it.
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { PdfStreamLimits } from '../files/pdf-streams.js';
+import { DocumentUnreadableError, UNREADABLE } from './errors.js';
+import type { ReadOptions, ReadResult } from './read.js';
+
+/** Readers at most: the verification worker checks two documents at a time (services/verification). */
+export const READER_POOL_SIZE = 2;
+/** Heap of a reader (V8 old generation): a certificate needs tens of MB; a bomb is stopped here. */
+export const READER_HEAP_MB = 256;
+/**
+ * Resident memory of a reader, heap and buffers together (decoded streams and images are buffers,
+ * outside the heap limit): past it the reader is killed. Read from /proc every 100 ms while it reads
+ * (Linux; elsewhere only the heap limit holds). A 600 dpi A4 scan for OCR peaks around 600 MB.
+ */
+export const READER_MAX_RSS_MB = 1024;
+/**
+ * Added to a phase's budget before the reader is killed. The reader gives up on its own at the
+ * budget + 5 s when the parse yields; one that blocks never lets its timers fire, and is ended here.
+ */
+const SLACK_MS = 8000;
+/** A reader idle this long is ended (its memory returned); the next document starts one again. */
+const IDLE_MS = 30_000;
+/** Loading pdfjs (and, from source, compiling the reader's TypeScript) on a busy machine. */
+const START_TIMEOUT_MS = 60_000;
+const ENTRY = new URL('./reader-entry.mjs', import.meta.url);
+
+export interface ReaderOptions extends Omit<ReadOptions, 'streamLimits'> {
+  streamLimits: PdfStreamLimits;
+  /** Heap limit of the reader process for this document (MB). */
+  heapMb: number;
+  /** Wall-clock limit of reading (page images for OCR apart) before the reader is killed. Default timeoutMs + 8 s. */
+  timeLimitMs?: number;
+}
+
+interface Job {
+  bytes: Uint8Array;
+  opts: ReaderOptions;
+  resolve(r: ReadResult): void;
+  reject(e: Error): void;
+}
+
+type FromReader =
+  | { type: 'ready' }
+  | { type: 'phase'; phase: 'images' }
+  | { type: 'done'; result: ReadResult }
+  | { type: 'failed'; error: { name: string; message: string } };
+
+class Reader {
+  readonly child: ChildProcess;
+  readonly ready: Promise<void>;
+  job: Job | null = null;
+  exited = false;
+  private started = false;
+  private timer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private memoryTimer: NodeJS.Timeout | undefined;
+  /** Why the reader was ended on purpose, for the document it was reading. */
+  private ending: Error | null = null;
+  /** The end of its stderr: V8 says "heap out of memory" there before aborting. */
+  private stderrTail = '';
+
+  constructor(
+    readonly heapMb: number,
+    private readonly onFree: (r: Reader) => void,
+    private readonly onGone: (r: Reader) => void,
+  ) {
+    this.child = fork(ENTRY, [], {
+      execArgv: [`--max-old-space-size=${heapMb}`],
+      serialization: 'advanced', // Uint8Array in and out without base64
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
+    // Kept, not printed: a reader that dies of its heap limit dumps V8's native stack there, and its
+    // document's rejection already says why.
+    this.child.stderr?.on('data', (d: Buffer) => {
+      this.stderrTail = (this.stderrTail + d.toString()).slice(-4096);
+    });
+    let started: () => void;
+    let failed: (e: Error) => void;
+    this.ready = new Promise<void>((res, rej) => ((started = res), (failed = rej)));
+    this.ready.catch(() => undefined);
+    const startTimer = setTimeout(() => this.end(new Error('The document reader did not start.')), START_TIMEOUT_MS);
+    this.child.on('message', (m: FromReader) => {
+      if (m.type === 'ready') {
+        clearTimeout(startTimer);
+        this.started = true;
+        started();
+      } else if (m.type === 'phase') this.arm(this.job?.opts.ocr ? this.job.opts.ocr.timeoutMs + SLACK_MS : SLACK_MS);
+      else if (m.type === 'done') this.settle(null, m.result);
+      else if (m.type === 'failed') this.settle(m.error.name === 'DocumentUnreadableError' ? new DocumentUnreadableError(m.error.message) : new Error(m.error.message));
+    });
+    this.child.on('error', (err) => {
+      this.ending ??= new Error(`The document reader failed: ${err.message}`);
+    });
+    this.child.on('exit', (code, signal) => {
+      clearTimeout(startTimer);
+      clearTimeout(this.timer);
+      clearTimeout(this.idleTimer);
+      clearInterval(this.memoryTimer);
+      this.exited = true;
+      let why = this.ending;
+      if (!why && !this.started) why = new Error(`The document reader could not start (exit ${code ?? signal}).`);
+      // Once reading: V8 aborted it at its heap limit, or the parser crashed it. The document is the cause.
+      if (!why) why = new DocumentUnreadableError(/heap out of memory/i.test(this.stderrTail) || signal === 'SIGABRT' ? UNREADABLE.tooMuchMemory(this.heapMb) : UNREADABLE.crashed);
+      failed(why);
+      if (this.job) this.settle(why);
+      this.onGone(this);
+    });
+  }
+
+  /** Reads one document in this reader (which must be idle). */
+  async run(job: Job) {
+    this.job = job;
+    clearTimeout(this.idleTimer);
+    this.hold(true);
+    try {
+      await this.ready;
+    } catch (e) {
+      if (this.job === job) this.settle(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    if (this.job !== job) return;
+    this.arm(job.opts.timeLimitMs ?? job.opts.timeoutMs + SLACK_MS);
+    this.memoryTimer = setInterval(() => {
+      if ((residentMb(this.child.pid) ?? 0) > READER_MAX_RSS_MB) void this.end(new DocumentUnreadableError(UNREADABLE.tooMuchMemory(READER_MAX_RSS_MB)));
+    }, 100);
+    const { heapMb: _heap, timeLimitMs: _time, ...opts } = job.opts;
+    this.child.send({ bytes: job.bytes, opts });
+  }
+
+  /** Past this phase's budget the reader is killed: a blocked parse never yields to its own timers. */
+  private arm(ms: number) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.end(new DocumentUnreadableError(UNREADABLE.tooLong(Math.max(1, Math.round(ms / 1000))))), ms);
+  }
+
+  private settle(err: Error | null, result?: ReadResult) {
+    const job = this.job;
+    if (!job) return;
+    this.job = null;
+    clearTimeout(this.timer);
+    clearInterval(this.memoryTimer);
+    if (err) job.reject(err);
+    else job.resolve(result!);
+    if (this.exited || this.ending) return;
+    this.hold(false);
+    this.idleTimer = setTimeout(() => void this.end(null), IDLE_MS);
+    this.idleTimer.unref();
+    this.onFree(this);
+  }
+
+  /** An idle reader must not keep the server's (or a test run's) process alive. */
+  private hold(busy: boolean) {
+    const handles = [this.child, this.child.channel, this.child.stderr] as ({ ref(): void; unref(): void } | null | undefined)[];
+    for (const h of handles) {
+      if (busy) h?.ref();
+      else h?.unref();
+    }
+  }
+
+  /** Kills the reader; a document it was reading fails with `why`. Resolves once it has exited. */
+  end(why: Error | null): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    this.ending ??= why ?? new Error('The document reader was closed.');
+    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGKILL');
+    return gone;
+  }
+}
+
+/** Resident memory of a process in MB, from /proc (null where there is none). */
+function residentMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+const readers = new Set<Reader>();
+const queue: Job[] = [];
+
+function pump() {
+  while (queue.length) {
+    const job = queue[0];
+    const idle = [...readers].filter((r) => !r.job && !r.exited);
+    let reader = idle.find((r) => r.heapMb === job.opts.heapMb);
+    if (!reader) {
+      if (readers.size >= READER_POOL_SIZE) {
+        // Full: make room only by ending an idle reader of another heap size (tests use those).
+        const other = idle[0];
+        if (!other) return;
+        readers.delete(other);
+        void other.end(null);
+      }
+      reader = new Reader(
+        job.opts.heapMb,
+        () => pump(),
+        (r) => {
+          readers.delete(r);
+          pump();
+        },
+      );
+      readers.add(reader);
+    }
+    queue.shift();
+    void reader.run(job);
+  }
+}
+
+/** Reads a PDF in a reader process (queued while all readers are busy). */
+export function readInReader(bytes: Uint8Array, opts: ReaderOptions): Promise<ReadResult> {
+  return new Promise<ReadResult>((resolve, reject) => {
+    queue.push({ bytes, opts, resolve, reject });
+    pump();
+  });
+}
+
+/** Ends every reader (server shutdown); queued documents fail. Reading again starts new ones. */
+export async function closeDocumentReaders(): Promise<void> {
+  for (const job of queue.splice(0)) job.reject(new Error('The document reader was closed.'));
+  const all = [...readers];
+  readers.clear();
+  await Promise.all(all.map((r) => r.end(null)));
+}
+
+/** Readers alive now (tests). */
+export function documentReaderCount(): number {
+  return [...readers].filter((r) => !r.exited).length;
+}

@@ -1,0 +1,75 @@
+import { editDistance, normaliseText } from '../documents/index.js';
+
+// When a document does not name what the holder claimed, the rejection says what it names instead:
+// the passage of its text closest to the claim. A mistyped claim ("Bachelor of Sciense") then reads
+// as the typo it is, and the holder can correct it.
+
+/** Words too common to say anything about a match ("Master of Arts" vs "Doctor of Philosophy"). */
+const FILLER = new Set(['of', 'in', 'and', 'the', 'a', 'an', 'for', 'on', 'at', 'to', 'de', 'la', 'le', 'der', 'die', 'und']);
+const MAX_LINES = 200;
+const MAX_WORDS_PER_LINE = 40;
+
+/** 0..1: how alike two normalised strings are, by letters (edit distance) and by shared words. */
+function similarity(a: string, b: string): number {
+  const ca = a.replace(/ /g, '');
+  const cb = b.replace(/ /g, '');
+  const longest = Math.max(ca.length, cb.length);
+  if (!longest) return 0;
+  const letters = 1 - editDistance(ca, cb) / longest;
+  const words = (s: string) => new Set(s.split(' ').filter((w) => w && !FILLER.has(w)));
+  const wa = words(a);
+  const wb = words(b);
+  const shared = [...wa].filter((w) => wb.has(w)).length;
+  const union = new Set([...wa, ...wb]).size;
+  const overlap = union ? shared / union : 0;
+  return 0.6 * letters + 0.4 * overlap;
+}
+
+/**
+ * The run of words in `text` most like `claim`, as printed (punctuation at its ends trimmed), or
+ * null when the text has no words. Candidates are runs within one line, about as long as the claim.
+ */
+export function closestText(text: string, claim: string): string | null {
+  const target = normaliseText(claim);
+  if (!target) return null;
+  const n = target.split(' ').length;
+  let best: { text: string; score: number } | null = null;
+  for (const line of text.split(/\n+/).slice(0, MAX_LINES)) {
+    const words = line.split(/\s+/).filter(Boolean).slice(0, MAX_WORDS_PER_LINE);
+    for (let i = 0; i < words.length; i++) {
+      for (let len = Math.max(1, n - 1); len <= n + 2 && i + len <= words.length; len++) {
+        const raw = words
+          .slice(i, i + len)
+          .join(' ')
+          .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+        const norm = normaliseText(raw);
+        // A run of filler words alone ("of the") is never what a certificate names.
+        if (!norm || norm.split(' ').every((w) => FILLER.has(w))) continue;
+        const score = similarity(norm, target) - 0.01 * Math.abs(len - n);
+        if (!best || score > best.score) best = { text: raw, score };
+      }
+    }
+  }
+  return best?.text ?? null;
+}
+
+const FIELD: Record<string, string> = { title: 'title', institution: 'institution', program: 'program' };
+
+/**
+ * "The document names “Bachelor of Science”; you claimed the title “Bachelor of Sciense”." for each
+ * claim the document does not name, plus what to do about it.
+ */
+export function mismatchReason(text: string, missing: { field: 'title' | 'institution' | 'program'; claim: string }[], ocr: boolean): { message: string; closest: Record<string, string | null> } {
+  const closest: Record<string, string | null> = {};
+  const sentences = missing.map(({ field, claim }) => {
+    const found = closestText(text, claim);
+    closest[field] = found;
+    return found
+      ? `The document${ocr ? ' (read by OCR)' : ''} names “${found}”; you claimed the ${FIELD[field]} “${claim}”.`
+      : `The document${ocr ? ' (read by OCR)' : ''} does not name the claimed ${FIELD[field]} “${claim}”.`;
+  });
+  return {
+    message: `${sentences.join(' ')} If you mistyped it, correct the details and the file is verified again.`,
+    closest,
+  };
+}

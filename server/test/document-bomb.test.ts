@@ -1,0 +1,103 @@
+// The red team's PDF decompression bomb (item 6), as tests: a small PDF whose content stream inflates
+// to hundreds of MB. Refused at upload (hostile-files.test.ts); here checkDocument meets it directly,
+// as the verification pipeline would for a stored file: it is refused in a reader process, by the
+// decoded-size limit or, with that lifted, by the reader's heap or time limit, while the server
+// keeps answering /healthz.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server } from '../src/app';
+import { checkDocument, closeDocumentReaders, documentReaderCount, DocumentUnreadableError, READER_POOL_SIZE } from '../src/services/documents/index.js';
+import { makePdf, startTestServer, tmpDataDir } from './helpers';
+import { pdfFlateBomb } from './hostile-support/files';
+
+const claims = { title: 'Certificate of Completion', institution_name: 'Bomb Academy', program_name: 'Inflation' };
+/** No decoded-size limit: the parser itself meets the bomb. */
+const LIFTED = { streams: { maxDecodedBytes: Infinity, maxImageBytes: Infinity } };
+
+let server: Server;
+let bomb: Uint8Array;
+beforeAll(async () => {
+  server = await startTestServer(tmpDataDir(), { ATTESTA_WORKER: 'false' });
+  bomb = await pdfFlateBomb(300_000_000);
+});
+afterAll(async () => {
+  await server?.close(); // ends the reader processes too (app.ts)
+});
+
+/** Asks /healthz again and again until `pending` settles; the statuses answered while it was still pending. */
+async function healthWhile(pending: Promise<unknown>): Promise<number[]> {
+  let settled = false;
+  pending.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const during: number[] = [];
+  while (!settled) {
+    const res = await fetch(`${server.url}/healthz`);
+    await res.text();
+    if (!settled) during.push(res.status);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return during;
+}
+
+async function rejection(p: Promise<unknown>): Promise<Error> {
+  return p.then(
+    () => {
+      throw new Error('expected checkDocument to refuse the document');
+    },
+    (e: Error) => e,
+  );
+}
+
+describe('a PDF decompression bomb given to checkDocument (upload bypassed)', () => {
+  it('is small on disk: 300 MB of content in a file under 1 MB', () => {
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+  });
+
+  it('is refused before any parser decodes it: unreadable, too large to read', async () => {
+    const err = await rejection(checkDocument(bomb, claims));
+    expect(err).toBeInstanceOf(DocumentUnreadableError);
+    expect(err.message).toMatch(/^This document is too large to read: its compressed contents expand to more than 50 MB when opened\. Please upload a simpler export/);
+  });
+
+  it('with that limit lifted, pdfjs meets it in a reader process, stopped at its memory limit, while /healthz answers', async () => {
+    const pending = checkDocument(bomb, claims, { limits: LIFTED });
+    const during = await healthWhile(pending);
+    const err = await rejection(pending);
+    expect(err).toBeInstanceOf(DocumentUnreadableError);
+    // The heap limit (256 MB) or the resident-memory limit (1 GB), whichever the parse meets first.
+    expect(err.message).toMatch(/^This document is too complex to read: reading it needed more than (256|1024) MB of memory\./);
+    expect(during.length, 'the main thread answered while the bomb was being parsed').toBeGreaterThan(0);
+    expect(new Set(during)).toEqual(new Set([200]));
+  });
+
+  it('a parse past its time limit is killed (and reported as too complex), while /healthz answers', async () => {
+    const pending = checkDocument(bomb, claims, { limits: { ...LIFTED, heapMb: 1024, timeMs: 300 } });
+    const during = await healthWhile(pending);
+    const err = await rejection(pending);
+    expect(err).toBeInstanceOf(DocumentUnreadableError);
+    expect(err.message).toMatch(/^This document is too complex to read: reading it took longer than 1 second\./);
+    expect(during.length).toBeGreaterThan(0);
+  });
+
+  it('afterwards the server answers and a normal document is read as before (the killed reader replaced)', async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const r = await checkDocument(await makePdf(['Certificate of Completion', 'Bomb Academy', 'Inflation']), claims);
+    expect(r.textMatches).toEqual({ title: true, institution: true, program: true });
+  });
+
+  it(`a burst of documents never starts more than ${READER_POOL_SIZE} reader processes`, async () => {
+    await closeDocumentReaders();
+    const pdfs = await Promise.all(Array.from({ length: 6 }, (_, i) => makePdf(['Certificate of Completion', `Bomb Academy ${i}`, 'Inflation'])));
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, documentReaderCount())), 5);
+    try {
+      const results = await Promise.all([bomb, ...pdfs].map((pdf) => checkDocument(pdf, claims).then((r) => r.textMatches.title, (e: Error) => e.name)));
+      expect(results).toEqual(['DocumentUnreadableError', true, true, true, true, true, true]);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(READER_POOL_SIZE);
+  });
+});

@@ -1,0 +1,442 @@
+// The holder's and the verifier's journey where it used to go wrong (issue: walking the whole journey
+// in Chromium), against the real server with its demo data (cert-1 verified and issuer-confirmed,
+// cert-3 rejected), the HTTP cache on as in a user's browser:
+// 1. Try Again and corrected details announce their outcome; each run is its own attempt.
+// 2. /verification compares a dropped file with the certificate in view, both hashes shown.
+// 3. Every mark of a verdict agrees with it, for rejected, pending (awaiting confirmation), revoked
+//    and superseded certificates, on the holder's page and the public view.
+// 4. A refused upload leaves no progress bar behind.
+// 5. Nothing floating covers content or controls, at 375, 768, 1024 and 1440 px.
+// 6. One date format everywhere; the holder's wallet shortened with copy, in full on hover.
+// 7. Explorer links of the local chain open the app's own explorer, decoded with the IDL.
+// Screenshots: screenshots/issue<N>-after-*.png.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { Keypair } from '@solana/web3.js';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { loadOrCreateDemoKeys } from '../../server/src/services/demo/keys';
+import { ensureAppBuilt, startServer, type RunningServer } from './helpers/server';
+import { launchBrowser, newContext, screenshot, watchErrors } from './helpers/browser';
+import { demoHolder, injectDevWallet } from './helpers/wallet';
+import { certificatePdf, tempDir, type CertificateClaims } from './helpers/fixtures';
+import { airdrop, issueTo, revokeAsIssuer } from './helpers/chain';
+import { checkFloating, checkFloatingWhileScrolling } from './helpers/layout';
+import { gone, visible } from './helpers/pw';
+
+const HAS_CHROMIUM = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+const SETTLE_MS = 90_000;
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let holder: BrowserContext;
+  let page: Page;
+  let visitor: BrowserContext;
+  let errors: string[];
+  let dir = '';
+  let cert1Pdf: Buffer;
+  /** The certificate whose mistyped title is corrected (then platform verified; superseded at the end). */
+  let correctedUrl = '';
+  let correctedSha = '';
+
+  /** Waits for a toast titled `title` that was not on the page at the last `seenToasts`. */
+  async function toast(p: Page, title: string, timeout = 30_000) {
+    try {
+      await p.locator('[data-sonner-toast]:not([data-seen])').filter({ hasText: title }).first().waitFor({ timeout });
+    } catch (e) {
+      const shown = await p.locator('[data-sonner-toast]').allTextContents().catch(() => []);
+      throw new Error(`No new '${title}' toast; showing: ${JSON.stringify(shown)}`, { cause: e });
+    }
+  }
+  /** Marks the toasts shown now, so `toast` waits for a new one (an action's own announcement). */
+  const seenToasts = (p: Page) => p.evaluate(() => document.querySelectorAll('[data-sonner-toast]').forEach((t) => t.setAttribute('data-seen', '')));
+
+  async function create(p: Page, c: CertificateClaims, file: string) {
+    await p.goto('/certificates/create');
+    await p.getByLabel('Certificate Title').fill(c.title);
+    await p.getByLabel('Institution Name').fill(c.institution_name);
+    await p.getByLabel('Program Name').fill(c.program_name);
+    await p.getByLabel('Issue Date').fill(c.issue_date);
+    await p.locator('input[type=file]').setInputFiles(file);
+    await p.getByRole('button', { name: 'Create Certificate' }).click();
+  }
+
+  const statusBadge = (p: Page) => p.locator('main [data-testid=status-badge]').first();
+
+  beforeAll(async () => {
+    ensureAppBuilt();
+    server = await startServer({ ATTESTA_DEMO_DATA: 'true', ATTESTA_TEST_STEP_DELAY_MS: '300' });
+    browser = await launchBrowser();
+    dir = tempDir();
+    holder = await newContext(browser, server.url, { viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    await injectDevWallet(holder, demoHolder(server));
+    page = await holder.newPage();
+    errors = watchErrors(page);
+    visitor = await newContext(browser, server.url, { viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    cert1Pdf = Buffer.from(await (await fetch(`${server.url}/files/certificates/cert-1?download=1`)).arrayBuffer());
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Connect Wallet' }).click();
+    await page.getByRole('button', { name: /Attesta Dev Wallet/ }).click();
+    await page.waitForURL('**/dashboard');
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('4. a refused duplicate upload says why, with no progress bar left at 75 %', async () => {
+    const file = path.join(dir, 'cert-1-again.pdf');
+    fs.writeFileSync(file, cert1Pdf);
+    await create(page, { title: 'Bachelor of Science', institution_name: 'Attesta Demo University', program_name: 'Computer Science', issue_date: '2024-06-15', holder: '' }, file);
+    const failed = page.getByTestId('upload-failed');
+    await visible(failed);
+    expect(await failed.textContent()).toContain('Upload failed');
+    expect(await failed.textContent()).toContain('You have already added this certificate file.');
+    expect(await page.locator('[role=progressbar]').count()).toBe(0);
+    expect(await page.getByText(/^\d+%$/).count()).toBe(0);
+    await toast(page, 'Certificate Creation Failed');
+    await screenshot(page, 'issue4-after-duplicate-upload');
+  });
+
+  it('1. Try Again and corrected details are attempts of their own, each announced when it ends', async () => {
+    const printed: CertificateClaims = { title: 'Bachelor of Science', institution_name: 'Northwind Polytechnic', program_name: 'Applied Physics', issue_date: '2024-06-15', holder: 'Alex Demo' };
+    const file = path.join(dir, 'northwind.pdf');
+    const pdf = await certificatePdf(printed);
+    fs.writeFileSync(file, pdf);
+    correctedSha = sha256(pdf);
+    await seenToasts(page);
+    await create(page, { ...printed, title: 'Bachelor of Sciense' }, file);
+    await page.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 20_000 });
+    correctedUrl = page.url();
+    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: SETTLE_MS }).toBe('rejected');
+    await toast(page, 'Verification Failed');
+    // The reason sets what the document names beside what was claimed.
+    await expect.poll(() => page.getByTestId('rejection-reason').textContent()).toContain('The document names “Bachelor of Science”; you claimed the title “Bachelor of Sciense”.');
+
+    // Try Again: started, then its own outcome, as attempt 2 above attempt 1.
+    await seenToasts(page);
+    await page.getByRole('button', { name: 'Try Again' }).click();
+    await toast(page, 'Verification Started');
+    await seenToasts(page);
+    await toast(page, 'Verification Failed');
+    const attempts = page.getByTestId('verification-attempt');
+    await expect.poll(() => attempts.count(), { timeout: SETTLE_MS }).toBe(2);
+    expect(await attempts.evaluateAll((els) => els.map((e) => [e.getAttribute('data-attempt'), e.getAttribute('data-outcome')]))).toEqual([
+      ['2', 'rejected'],
+      ['1', 'rejected'],
+    ]);
+    // Each attempt lists its own steps once: no step appears twice in one attempt.
+    for (const a of await attempts.all()) {
+      const steps = await a.locator('[data-testid=verification-log]').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')));
+      expect(new Set(steps).size, `steps of one attempt: ${steps.join(', ')}`).toBe(steps.length);
+    }
+    await screenshot(page, 'issue1-after-try-again');
+
+    // The claims can be corrected: a new verification of the same file, announced when it ends.
+    await seenToasts(page);
+    await page.getByRole('button', { name: 'Edit Details' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Certificate Title').fill('');
+    await dialog.getByRole('button', { name: 'Save and Verify Again' }).click();
+    await visible(dialog.getByText('Title is required'));
+    await dialog.getByLabel('Certificate Title').fill('Bachelor of Science');
+    await screenshot(page, 'issue1-after-edit-details-dialog', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Save and Verify Again' }).click();
+    await toast(page, 'Verification Started');
+    await seenToasts(page);
+    await toast(page, 'Certificate Verified');
+    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: SETTLE_MS }).toBe('verified');
+    await visible(page.getByRole('heading', { level: 1, name: 'Bachelor of Science' }));
+    await expect.poll(() => attempts.first().getAttribute('data-outcome')).toBe('verified');
+    expect(await attempts.count()).toBe(3);
+    await gone(page.getByRole('button', { name: 'Edit Details' }));
+    await screenshot(page, 'issue1-after-corrected-verified');
+  }, 240_000);
+
+  it('6. one date format everywhere, and the holder wallet shortened with copy, in full on hover', async () => {
+    const v = await visitor.newPage();
+    const vErrors = watchErrors(v);
+    const june15 = await v.evaluate(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date('2024-06-15T00:00:00Z')));
+    await v.goto('/verification');
+    await v.getByLabel('Certificate ID').fill('cert-1');
+    await v.getByRole('button', { name: 'Verify' }).click();
+    await visible(v.getByTestId('verdict'));
+    expect(await v.getByTestId('verdict').textContent()).toContain(`issued ${june15}`);
+    expect(await v.getByTestId('verdict').textContent()).not.toMatch(/\b2024-06-15\b/);
+    await screenshot(v, 'issue6-after-verification-date');
+    // The same date on the public view and on the holder's list.
+    await v.goto('/view/u_demo/cert-1');
+    await visible(v.getByText(june15).first());
+    await page.goto('/certificates');
+    await visible(page.getByText(`Issued ${june15}`).first());
+
+    // A phone: the wallet is shortened (never broken mid-string), copied whole, whole on hover.
+    await v.setViewportSize({ width: 375, height: 800 });
+    await v.goto('/view/u_demo/cert-1');
+    const wallet = v.getByTestId('holder-wallet');
+    await visible(wallet);
+    const full = (await wallet.getAttribute('data-value'))!;
+    expect(full).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    expect(await wallet.getAttribute('title')).toBe(full);
+    expect(await wallet.locator('[aria-hidden=true]').innerText()).toBe(`${full.slice(0, 6)}…${full.slice(-6)}`);
+    const box = await wallet.boundingBox();
+    expect(box!.height).toBeLessThan(30); // one line
+    expect(await v.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    await wallet.locator('xpath=..').getByRole('button', { name: 'Copy holder wallet' }).click();
+    expect(await v.evaluate(() => navigator.clipboard.readText())).toBe(full);
+    await wallet.scrollIntoViewIfNeeded();
+    await screenshot(v, 'issue6-after-public-view-375', { fullPage: false });
+    expect(vErrors).toEqual([]);
+    await v.close();
+  });
+
+  it('2. /verification compares a dropped file with the certificate in view, both hashes shown', async () => {
+    const v = await visitor.newPage();
+    const modified = path.join(dir, 'cert-1-modified.pdf');
+    const modifiedBytes = Buffer.concat([cert1Pdf, Buffer.from('\n% edited after issue\n')]);
+    fs.writeFileSync(modified, modifiedBytes);
+    const original = path.join(dir, 'cert-1.pdf');
+    fs.writeFileSync(original, cert1Pdf);
+    // By its public link, pasted into the ID field.
+    await v.goto('/verification');
+    await v.getByLabel('Certificate ID').fill(`${server.url}/view/u_demo/cert-1`);
+    await v.getByLabel('Certificate ID').press('Enter');
+    await visible(v.getByTestId('verdict'));
+    await v.getByRole('tab', { name: 'File' }).click();
+    await visible(v.getByTestId('compare-target'));
+    expect(await v.getByTestId('compare-target').textContent()).toContain('cert-1');
+    await v.locator('input[type=file]').setInputFiles(modified);
+    const result = v.getByTestId('compare-result');
+    await expect.poll(() => result.first().getAttribute('data-match'), { timeout: 20_000 }).toBe('false');
+    expect(await v.getByTestId('compare-expected').textContent()).toBe(sha256(cert1Pdf));
+    expect(await v.getByTestId('compare-actual').textContent()).toBe(sha256(modifiedBytes));
+    await expect.poll(() => v.getByTestId('compare-other').textContent(), { timeout: 20_000 }).toContain('not recorded on chain');
+    // The certificate in view stays shown below.
+    await visible(v.getByTestId('verdict'));
+    await screenshot(v, 'issue2-after-verification-compare');
+    await v.locator('input[type=file]').setInputFiles(original);
+    await expect.poll(() => result.first().getAttribute('data-match'), { timeout: 20_000 }).toBe('true');
+    // By ?id= (a link to this page), too.
+    await v.goto('/verification?id=cert-3');
+    await visible(v.getByTestId('verdict'));
+    await v.close();
+  });
+
+  it('7. explorer links of the local chain open the app\'s own explorer, decoded with the IDL', async () => {
+    await page.goto('/certificates/cert-1');
+    await page.getByRole('button', { name: 'Mint as NFT' }).click();
+    await toast(page, 'Certificate Minted', 90_000);
+    const mintLink = page.getByTestId('mint-address');
+    await visible(mintLink);
+    const mint = (await mintLink.textContent())!.trim().split(/\s/)[0];
+    expect(await mintLink.getAttribute('href')).toBe(`${server.url}/explorer/address/${mint}`);
+    const record = page.getByRole('link', { name: /opens in a new tab/ }).filter({ hasText: /^[1-9A-HJ-NP-Za-km-z]{32,44}/ }).first();
+    const recordHref = (await record.getAttribute('href'))!;
+    expect(recordHref).toMatch(new RegExp(`^${server.url}/explorer/address/[1-9A-HJ-NP-Za-km-z]{32,44}$`));
+    expect(recordHref).not.toContain('explorer.solana.com');
+
+    // Any visitor can open it: the record decoded with the IDL, its transactions by instruction name.
+    const v = await visitor.newPage();
+    const vErrors = watchErrors(v);
+    await v.goto(recordHref);
+    await visible(v.getByRole('heading', { level: 1, name: 'Attesta certificate record' }));
+    await visible(v.getByText('Decoded with the Attesta program\'s IDL.'));
+    const holderKey = demoHolder(server).publicKey.toBase58();
+    await visible(v.getByRole('link', { name: holderKey }));
+    // cert-1 was issued by the institution (verified and confirmed at once), then minted.
+    await expect.poll(async () => (await v.getByTestId('explorer-tx').allTextContents()).join(' ')).toContain('mint_certificate');
+    const txText = (await v.getByTestId('explorer-tx').allTextContents()).join(' ');
+    for (const name of ['issue_certificate', 'mint_certificate']) expect(txText).toContain(name);
+    await visible(v.getByTestId('explorer-certificate'));
+    await screenshot(v, 'issue7-after-explorer-record');
+    // One transaction: its instructions with account names, its events.
+    await v.getByTestId('explorer-tx').filter({ hasText: 'mint_certificate' }).getByRole('link').first().click();
+    await v.waitForURL(/\/explorer\/tx\//);
+    const ix = v.locator('[data-testid=explorer-instruction][data-name=mint_certificate]');
+    await visible(ix);
+    for (const account of ['certificate', 'registry', 'holder', 'mint', 'holder_token_account', 'token_program']) await visible(ix.getByText(account, { exact: true }));
+    await visible(v.locator('[data-testid=explorer-event][data-name=CertificateMinted]'));
+    await screenshot(v, 'issue7-after-explorer-tx');
+    // The NFT: a Token-2022 mint with its extensions and metadata.
+    await v.goto(`/explorer/address/${mint}`);
+    await visible(v.getByRole('heading', { level: 1, name: 'Token-2022 mint' }));
+    const ext = (await v.getByTestId('explorer-extensions').textContent()) ?? '';
+    for (const e of ['NonTransferable', 'MetadataPointer', 'TokenMetadata']) expect(ext).toContain(e);
+    await visible(v.getByTestId('explorer-metadata').getByText('ATST', { exact: true }));
+    await screenshot(v, 'issue7-after-explorer-mint');
+    // Unknown: not found, never an error page.
+    await v.goto(`/explorer/address/${Keypair.generate().publicKey.toBase58()}`);
+    await visible(v.getByTestId('explorer-not-found'));
+    await v.goto('/explorer/tx/not-a-signature');
+    await visible(v.getByTestId('explorer-not-found'));
+    expect(vErrors).toEqual([]);
+    await v.close();
+  }, 180_000);
+
+  it('3. a rejected certificate shows no mark it has not earned, and no invitation to check it', async () => {
+    await page.goto('/certificates/cert-3');
+    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('rejected');
+    expect(await page.locator('[data-testid=certificate-preview] svg').first().getAttribute('data-status')).toBe('rejected');
+    await visible(page.getByTestId('share-card').getByText('Its public page shows it as rejected and not valid.'));
+    expect(await page.getByText('Scan to verify this certificate').count()).toBe(0);
+    expect(await page.getByText('Anyone with the link can check').count()).toBe(0);
+    await screenshot(page, 'issue3-after-rejected-detail');
+
+    const v = await visitor.newPage();
+    await v.goto('/view/u_demo/cert-3');
+    await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('false');
+    expect(await statusBadge(v).getAttribute('data-status')).toBe('rejected');
+    expect(await v.getByTestId('step-tier').getAttribute('data-tone')).toBe('fail');
+    expect(await v.getByTestId('share-card').count()).toBe(0);
+    expect(await v.getByText('Scan to verify this certificate').count()).toBe(0);
+    // The public verdict names the rule, never the holder's document text.
+    expect(await v.getByTestId('step-status').textContent()).toContain('The document does not name what was claimed.');
+
+    // A platform-verified certificate: a passed tier beside an issuer step that says why no
+    // institution confirmed it — never a grey "not checked".
+    const id = correctedUrl.split('/').pop();
+    await v.goto(`/view/u_demo/${id}`);
+    await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('true');
+    expect(await v.getByTestId('step-tier').getAttribute('data-tone')).toBe('pass');
+    expect(await v.getByTestId('step-issuer').getAttribute('data-tone')).toBe('info');
+    expect(await v.getByTestId('step-issuer').textContent()).toContain('No institution has confirmed this certificate on chain');
+    expect(await v.locator('[data-tone=neutral]').count()).toBe(0);
+    await visible(v.getByTestId('share-card'));
+    await screenshot(v, 'issue3-after-public-view-issuer-step');
+    await v.close();
+  });
+
+  it('3. a certificate whose content could not be read stays pending, awaiting confirmation, and says so', async () => {
+    const blank = path.join(dir, 'blank-scan.png');
+    fs.writeFileSync(blank, await sharp({ create: { width: 900, height: 640, channels: 3, background: '#fbfaf5' } }).png().toBuffer());
+    await seenToasts(page);
+    await create(page, { title: 'Scanned Diploma', institution_name: 'Harbor College', program_name: 'Nursing', issue_date: '2023-09-01', holder: '' }, blank);
+    await page.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 20_000 });
+    const box = page.getByTestId('awaiting-confirmation');
+    await visible(box, SETTLE_MS);
+    await toast(page, 'Awaiting Confirmation');
+    expect(await statusBadge(page).getAttribute('data-status')).toBe('pending');
+    expect(await box.textContent()).toContain('not marked verified');
+    await visible(page.getByRole('button', { name: 'Check Status' }));
+    await visible(page.getByRole('button', { name: 'Edit Details' }));
+    expect(await page.getByTestId('pending-status').count()).toBe(0); // no spinner: nothing is running
+    await screenshot(page, 'issue3-after-awaiting-confirmation');
+    const id = page.url().split('/').pop();
+    const v = await visitor.newPage();
+    await v.goto(`/view/u_demo/${id}`);
+    await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-status'), { timeout: 20_000 }).toBe('pending');
+    expect(await v.getByTestId('verdict-summary').textContent()).toContain('Not verified yet');
+    await v.close();
+    await page.goto('/certificates');
+    await visible(page.getByRole('img', { name: 'Pending: awaiting confirmation' }));
+  }, 180_000);
+
+  it('5. nothing floating covers content or controls at 375, 768, 1024 and 1440 px', async () => {
+    const pages = ['/dashboard', '/certificates', '/certificates/cert-3', '/view/u_demo/cert-3', '/verification', '/'];
+    const problems: string[] = [];
+    let checked = 0;
+    for (const width of [375, 768, 1024, 1440]) {
+      await page.setViewportSize({ width, height: width < 768 ? 667 : 800 });
+      for (const url of pages) {
+        await page.goto(url);
+        await page.locator('main, #main-content').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        const r = await checkFloatingWhileScrolling(page);
+        problems.push(...r.problems.map((p) => `${width}px ${url} ${p}`));
+        checked += r.checked;
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(500);
+
+    // Desktop with the sidebar open, then collapsed to icons (Ctrl+B): the dock starts at its edge.
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await page.goto('/dashboard');
+    await page.getByTestId('stat-total').filter({ hasText: /\d/ }).waitFor();
+    expect((await checkFloating(page)).problems).toEqual([]);
+    await screenshot(page, 'issue5-after-desktop-1024-sidebar-open', { fullPage: false });
+    await page.keyboard.press('Control+b');
+    await page.waitForTimeout(400);
+    const collapsed = await checkFloating(page);
+    expect(collapsed.problems).toEqual([]);
+    expect(collapsed.dock!.left).toBeGreaterThan(40); // beside the icon rail, not over it
+    await page.keyboard.press('Control+b');
+
+    // A phone: the card list, and the chat panel opening above the dock.
+    await page.setViewportSize({ width: 375, height: 667 });
+    await page.goto('/certificates');
+    await page.getByRole('link', { name: 'Bachelor of Science' }).first().waitFor();
+    await screenshot(page, 'issue5-after-mobile-375', { fullPage: false });
+    await page.getByTestId('chat-launcher').click();
+    const panel = page.getByTestId('support-chat');
+    await visible(panel);
+    const panelBox = await panel.boundingBox();
+    const dockBox = await page.getByTestId('floating-dock').boundingBox();
+    expect(panelBox!.y + panelBox!.height).toBeLessThanOrEqual(dockBox!.y + 0.5);
+    await page.getByTestId('chat-launcher').click();
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 300_000);
+
+  it('3. revoked and superseded certificates say so everywhere, with who did it', async () => {
+    const { issuer } = loadOrCreateDemoKeys(server.dataDir);
+    await airdrop(server.url, issuer.publicKey);
+    // The institution revokes cert-1 with its own key; the server's row follows the chain.
+    const cert1Sha = sha256(cert1Pdf);
+    await revokeAsIssuer(server.url, issuer, cert1Sha);
+    await page.goto('/certificates/cert-1');
+    await expect.poll(async () => {
+      await page.reload();
+      return statusBadge(page).getAttribute('data-status');
+    }, { timeout: 30_000, interval: 1000 }).toBe('revoked');
+    const revocation = page.getByTestId('revocation');
+    await visible(revocation);
+    expect(await revocation.textContent()).toContain('Attesta Demo University');
+    expect(await revocation.textContent()).toContain('(the issuing institution)');
+    expect(await page.getByRole('button', { name: /Try Again|Check Status|Edit Details/ }).count()).toBe(0);
+    expect(await page.locator('[data-testid=certificate-preview] svg').first().getAttribute('data-status')).toBe('revoked');
+    expect(await page.getByText('Scan to verify this certificate').count()).toBe(0);
+    await screenshot(page, 'issue3-after-revoked-detail');
+    // The list filter knows the status.
+    await page.goto('/certificates');
+    await page.getByRole('combobox', { name: 'Filter by status' }).click();
+    await page.getByRole('option', { name: 'Revoked' }).click();
+    await visible(page.getByRole('link', { name: 'Bachelor of Science' }));
+    await expect.poll(() => page.getByRole('link', { name: /Data Analytics Diploma/ }).count()).toBe(0);
+
+    const v = await visitor.newPage();
+    await v.goto('/view/u_demo/cert-1');
+    await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-status'), { timeout: 20_000 }).toBe('revoked');
+    expect(await v.getByTestId('verdict-summary').textContent()).toContain('Not valid: revoked');
+    expect(await v.getByTestId('verdict-summary').textContent()).toContain('Attesta Demo University');
+    expect(await statusBadge(v).getAttribute('data-status')).toBe('revoked');
+    expect(await v.getByTestId('step-tier').getAttribute('data-tone')).toBe('fail');
+    expect(await v.getByTestId('share-card').count()).toBe(0);
+    await screenshot(v, 'issue3-after-revoked-public-view');
+
+    // The institution issues the corrected certificate's file to its rightful holder: superseded.
+    const rightful = Keypair.generate().publicKey;
+    await issueTo(server.url, issuer, correctedSha, rightful);
+    await page.goto(new URL(correctedUrl).pathname);
+    await expect.poll(async () => {
+      await page.reload();
+      return statusBadge(page).getAttribute('data-status');
+    }, { timeout: 30_000, interval: 1000 }).toBe('superseded');
+    const superseded = page.getByTestId('supersession');
+    expect(await superseded.locator('[data-value]').getAttribute('data-value')).toBe(rightful.toBase58());
+    expect(await page.getByRole('button', { name: /Try Again|Check Status|Edit Details/ }).count()).toBe(0);
+    await screenshot(page, 'issue3-after-superseded-detail');
+    await v.goto(`/view/u_demo/${correctedUrl.split('/').pop()}`);
+    await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-status'), { timeout: 20_000 }).toBe('superseded');
+    expect(await v.getByTestId('verdict-summary').getAttribute('data-valid')).toBe('false');
+    expect(await v.getByTestId('step-holder').getAttribute('data-tone')).toBe('fail');
+    await screenshot(v, 'issue3-after-superseded-public-view');
+    await v.close();
+    expect(errors).toEqual([]);
+  }, 180_000);
+});
