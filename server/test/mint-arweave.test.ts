@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import ArLocal from 'arlocal';
 import Arweave from 'arweave';
 import { PublicKey } from '@solana/web3.js';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromHex } from '../../shared/program/codec';
 import { readCertificateNft } from '../src/services/mint';
@@ -54,7 +55,7 @@ describe('mint with Arweave as the permanent store (arlocal)', () => {
     // A second request (the first was abandoned) reuses both uploads.
     const second = await b.mint.prepare.mutate({ id: cert.id });
     const copies = await mintDb(server.services.db).selectFrom('permanent_copy').selectAll().execute();
-    expect(copies).toHaveLength(2);
+    expect(copies.map((c) => c.content_type).sort()).toEqual(['application/json', 'application/pdf', 'image/png']);
     expect(copies.every((c) => c.store.startsWith('arweave:') && c.url.startsWith(`${arUrl}/`))).toBe(true);
     const atts = await mintDb(server.services.db).selectFrom('mint_attempt').select(['mint_address', 'metadata_url', 'pdf_url']).where('certificate_id', '=', cert.id).execute();
     expect(new Set(atts.map((a) => a.metadata_url)).size).toBe(1);
@@ -67,7 +68,14 @@ describe('mint with Arweave as the permanent store (arlocal)', () => {
     const nft = await readCertificateNft(server.services.chain, { mint: new PublicKey(res.mint_address), holder: b.holder.publicKey, hash: fromHex(cert.sha256), record: new PublicKey(cert.record_address) });
     expect(nft.uri).toBe(atts[0].metadata_url);
     const meta = await (await fetch(nft.uri)).json();
-    expect(meta.properties.files[0].uri).toBe(res.arweave_url);
+    expect(meta.properties.files).toEqual([
+      { uri: meta.image, type: 'image/png' },
+      { uri: res.arweave_url, type: 'application/pdf' },
+    ]);
+    expect(meta.image).toMatch(new RegExp(`^${arUrl}/[A-Za-z0-9_-]{43}$`));
+    const image = await fetch(meta.image);
+    expect(image.headers.get('content-type')).toMatch(/^image\/png/);
+    expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).format).toBe('png');
     // The abandoned request cannot mint a second NFT.
     expect((await b.mint.submit.mutate({ id: cert.id, signedTransaction: toB64(walletSign(first.transaction, b.holder)) })).mint_address).toBe(res.mint_address);
     expect((await server.services.chain.readRegistry())!.mintedCount).toBe(1n);

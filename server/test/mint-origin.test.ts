@@ -70,7 +70,11 @@ describe('a forged Host never reaches the NFT', () => {
     const verifyUrl = `${permanentBase}/view/${cert.user_id}/${cert.id}`;
     expect(meta.external_url).toBe(verifyUrl);
     expect(meta.attributes).toContainEqual({ trait_type: 'Verification URL', value: verifyUrl });
-    expect(meta.properties.files).toEqual([{ uri: attempt.pdf_url, type: 'application/pdf' }]);
+    expect(meta.properties.files).toEqual([
+      { uri: meta.image, type: 'image/png' },
+      { uri: attempt.pdf_url, type: 'application/pdf' },
+    ]);
+    expect(meta.image).toMatch(new RegExp(`^${permanentBase}/permanent/[0-9a-f]{64}$`));
 
     // The holder signs and submits (any Host): the NFT on chain and the certificate row agree.
     const res = await alice.mint.submit.mutate({ id: cert.id, signedTransaction: toB64(walletSign(prepared.transaction, alice.holder)) });

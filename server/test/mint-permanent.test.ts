@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { Kysely } from 'kysely';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explorerAddressUrl, explorerClusterFor, explorerTxUrl } from '../../shared/explorer';
 import type { Database } from '../src/db/schema';
@@ -12,6 +13,7 @@ import { permanentRoutes } from '../src/http/permanent';
 import { nftMetadataJson, shortenName } from '../src/services/mint';
 import { fitOnchainName, mintTxSize } from '../src/services/mint/metadata';
 import { putOnce, sha256Hex, type NamedPermanentStore } from '../src/services/mint/permanent';
+import { BADGE_CONTENT_TYPE, BADGE_SIZE, badgeSvg, renderBadgePng, wrapLines } from '../src/services/mint/badge';
 import { mintDb } from '../src/services/mint/schema';
 import { createLocalPermanentStore } from '../src/services/permanent';
 import { tmpDataDir } from './helpers';
@@ -84,14 +86,56 @@ describe('permanent copies served read-only at /permanent/:id', () => {
 
   it('round-trips the NFT metadata JSON', async () => {
     const cert = { title: 'Certificate of Completion', institution_name: 'Harbor Institute', program_name: 'Marine Robotics', issue_date: '2025-03-03', sha256: 'ab'.repeat(32), record_address: PublicKey.unique().toBase58(), tier: 'platform_verified' };
-    const meta = nftMetadataJson({ cert, verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}` });
+    const links = { verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}`, imageUrl: `${base}/permanent/${'ef'.repeat(32)}` };
+    const meta = nftMetadataJson({ cert, ...links });
     const bytes = new TextEncoder().encode(JSON.stringify(meta));
     const { url } = await putOnce(db, store, bytes, 'application/json');
     const res = await fetch(url);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
     // Deterministic: the same certificate gives the same bytes (so a retried prepare reuses them).
-    expect(JSON.stringify(nftMetadataJson({ cert, verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}` }))).toBe(JSON.stringify(meta));
+    expect(JSON.stringify(nftMetadataJson({ cert, ...links }))).toBe(JSON.stringify(meta));
+    // What wallets and marketplaces read (Metaplex JSON): the picture first, then the certificate PDF.
+    expect(meta).toMatchObject({ image: links.imageUrl, external_url: links.verifyUrl, properties: { category: 'image' } });
+    expect(meta.properties.files).toEqual([
+      { uri: links.imageUrl, type: 'image/png' },
+      { uri: links.pdfUrl, type: 'application/pdf' },
+    ]);
+    expect(meta.attributes).toContainEqual({ trait_type: 'Trust Tier', value: 'Platform verified' });
+  });
+
+  it('renders the badge picture once per institution and tier and serves it as image/png', async () => {
+    const input = { institution: 'Harbor Institute', tier: 'issuer_confirmed', verifyHost: 'attesta.example' };
+    const png = await renderBadgePng(input);
+    expect(Buffer.from(png).equals(Buffer.from(await renderBadgePng(input)))).toBe(true); // same bytes: a retry reuses the copy
+    expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: BADGE_SIZE, height: BADGE_SIZE });
+    // Text is drawn (not an empty card): the institution's area differs from a badge without one.
+    const other = await renderBadgePng({ ...input, institution: 'Another School' });
+    expect(Buffer.from(other).equals(Buffer.from(png))).toBe(false);
+    const { url } = await putOnce(db, store, png, BADGE_CONTENT_TYPE);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('content-disposition')).toBeNull();
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(png))).toBe(true);
+  });
+
+  it('draws only escaped text into the badge SVG, and fits long institution names', () => {
+    const svg = badgeSvg({ institution: 'Evil <image href="file:///etc/passwd"/> & Co\u0007', tier: 'platform_verified', verifyHost: 'attesta.example' });
+    expect(svg).not.toContain('<image');
+    expect(svg).toContain('&lt;image');
+    expect(svg).toContain('href=&quot;file:///etc/pass');
+    expect(svg).toContain('&quot;/&gt;');
+    expect(svg).toContain('&amp; Co');
+    expect(svg).not.toContain('\u0007');
+    expect(svg).toContain('Platform verified');
+    // At most three lines, each within the card (estimated widths), the last cut with … when needed.
+    const lines = wrapLines('Massachusetts Institute of Technology, School of Engineering and Applied Sciences, Department of Ocean Engineering', 900 / 42, 3);
+    expect(lines).toHaveLength(3);
+    expect(lines[2].endsWith('…')).toBe(true);
+    expect(wrapLines('W'.repeat(100), 10, 3).every((l) => l.length <= 10)).toBe(true);
+    expect(wrapLines('Harbor Institute', 20, 3)).toEqual(['Harbor Institute']);
   });
 
   it('answers 404 for unknown or malformed ids and refuses to serve corrupted bytes', async () => {

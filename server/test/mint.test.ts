@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSOCIATED_TOKEN_ID, TOKEN_2022_ID } from '../../shared/program/ids';
 import { fromHex } from '../../shared/program/codec';
@@ -8,10 +9,12 @@ import { ChainError } from '../src/services/chain';
 import { revokeCertificateIx } from '../src/services/chain/instructions';
 import { readCertificateNft } from '../src/services/mint';
 import { mintDb } from '../src/services/mint/schema';
+import { closeOcr, recognizeText } from '../src/services/ocr';
 import { makeClient, tmpDataDir } from './helpers';
 import { addCertificate, holderBrowser, toB64, walletSign, type Browser } from './mint-support/flow';
 import { mintClient, startMintTestServer, type MintTestServer } from './mint-support/server';
 
+const HOLDER_NAME = 'Ada Lovelace';
 let server: MintTestServer;
 let alice: Browser;
 const dirs: string[] = [];
@@ -21,8 +24,10 @@ beforeAll(async () => {
   dirs.push(dir);
   server = await startMintTestServer(dir);
   alice = await holderBrowser(server);
+  await alice.client.profile.update.mutate({ full_name: HOLDER_NAME });
 }, 60_000);
 afterAll(async () => {
+  await closeOcr();
   await server?.close();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
@@ -87,7 +92,8 @@ describe('mint through the holder wallet', () => {
     const verifyUrl = `${permanentBase}/view/${cert.user_id}/${cert.id}`;
     expect(row.verification_url).toBe(`${server.url}/view/${cert.user_id}/${cert.id}`); // the share link: the address the user is on
     expect(nft.uri).toMatch(new RegExp(`^${permanentBase}/permanent/[0-9a-f]{64}$`));
-    expect(meta).toMatchObject({ name: longTitle, symbol: 'ATST', external_url: verifyUrl, properties: { files: [{ uri: res.arweave_url, type: 'application/pdf' }] } });
+    expect(meta).toMatchObject({ name: longTitle, symbol: 'ATST', external_url: verifyUrl, properties: { category: 'image' } });
+    expect(meta.description).toEqual(expect.stringContaining('Harbor Institute'));
     const attr = Object.fromEntries(meta.attributes.map((a: { trait_type: string; value: string }) => [a.trait_type, a.value]));
     expect(attr).toMatchObject({
       Institution: 'Harbor Institute',
@@ -96,7 +102,29 @@ describe('mint through the holder wallet', () => {
       'SHA-256': cert.sha256,
       'Record Address': cert.record_address,
       'Verification URL': verifyUrl,
+      'Trust Tier': 'Platform verified',
     });
+
+    // The picture wallets show: a PNG badge in the permanent store, listed first among the files.
+    expect(meta.image).toMatch(new RegExp(`^${permanentBase}/permanent/[0-9a-f]{64}$`));
+    expect(meta.properties.files).toEqual([
+      { uri: meta.image, type: 'image/png' },
+      { uri: res.arweave_url, type: 'application/pdf' },
+    ]);
+    const imageRes = await fetch(meta.image);
+    expect(imageRes.status).toBe(200);
+    expect(imageRes.headers.get('content-type')).toBe('image/png');
+    expect(imageRes.headers.get('access-control-allow-origin')).toBe('*');
+    const image = new Uint8Array(await imageRes.arrayBuffer());
+    expect(await sharp(image).metadata()).toMatchObject({ format: 'png', width: 1000, height: 1000 });
+    // Nothing about the holder in the JSON or the picture: no name, no wallet (the title is the certificate's own claim).
+    const metaText = JSON.stringify(meta);
+    for (const personal of [HOLDER_NAME, alice.holder.publicKey.toBase58()]) expect(metaText).not.toContain(personal);
+    const { text } = await recognizeText(image, { timeoutMs: 60_000 });
+    expect(text).toMatch(/Harbor Institute/);
+    expect(text).toMatch(/Platform verified/);
+    expect(text).not.toMatch(/Ada|Lovelace|Marine|Advanced Certificate/i);
+    expect(text).not.toContain(alice.holder.publicKey.toBase58().slice(0, 8));
 
     // Soulbound: the holder's own transfer is refused by Token-2022.
     const other = Keypair.generate().publicKey;

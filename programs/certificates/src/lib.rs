@@ -9,6 +9,7 @@
 #[cfg(test)]
 extern crate std;
 
+pub mod account_info;
 pub mod base58;
 pub mod borsh;
 pub mod entrypoint;

@@ -1,6 +1,6 @@
 //! Dispatch on the 8-byte Anchor instruction discriminator (`sha256("global:<name>")[..8]`).
 
-use crate::entrypoint::AccountInfo;
+use crate::account_info::AccountInfo;
 use crate::error::{Error, Result};
 use crate::instructions::*;
 use crate::Pubkey;

@@ -1,6 +1,6 @@
 //! Account creation by CPI to the system program, signed with the new account's PDA seeds.
 
-use crate::entrypoint::AccountInfo;
+use crate::account_info::AccountInfo;
 use crate::error::{Error, Result};
 use crate::syscalls::{sol_invoke_signed_c, SolAccountInfo, SolAccountMeta, SolBytes, SolInstruction, SolSignerSeeds};
 use crate::{sysvars, Pubkey, SYSTEM_PROGRAM_ID};

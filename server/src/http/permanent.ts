@@ -19,8 +19,9 @@ export interface PermanentRoutesOptions {
 const CACHE = 'public, max-age=3600';
 
 /**
- * GET/HEAD /permanent/:id — the local permanent store, read-only: the minted certificates' PDFs
- * and NFT metadata JSON. Public (wallets and explorers fetch the metadata cross-origin).
+ * GET/HEAD /permanent/:id — the local permanent store, read-only: the minted certificates' PDFs,
+ * NFT metadata JSON and badge pictures (PNG), each with the content type it was stored with.
+ * Public (wallets and explorers fetch the metadata and the picture cross-origin).
  */
 export const permanentRoutes: FastifyPluginAsync<PermanentRoutesOptions> = async (app, opts) => {
   app.get<{ Params: { id: string } }>('/permanent/:id', async (req, reply) => {

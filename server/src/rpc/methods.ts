@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Message, PublicKey, SystemProgram, SYSVAR_CLOCK_PUBKEY, Transaction } from '@solana/web3.js';
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import bs58 from 'bs58';
 import type { Services } from '../services';
 import { OPERATOR_RESERVE_LAMPORTS, type EmbeddedChain } from '../services/chain/embedded';
@@ -8,6 +7,8 @@ import { ChainError, type AccountSnapshot } from '../services/chain/types';
 import { invalidParams, RpcCode, RpcError, transactionError } from './errors';
 import { AIRDROP_LIMITS, AirdropLimiter, clientKey, sol } from './faucet';
 import { journalDb, LAMPORTS_PER_SIGNATURE, messageFee } from './journal';
+import { isTokenAccountData, isTokenProgram, mintDataFor, mintOrThrow, parseTokenAccountData, readMint, tokenAccountMint, tokenAccountOrThrow, tokenAmount, unpackTokenAccount } from './parse-token';
+import type { MintData } from './parse-token';
 
 // The validator's answers, method by method, over the embedded chain. Shapes follow Agave's
 // rpc.rs / rpc-client-types: `{context, value}` where the real RPC wraps, plain values elsewhere.
@@ -166,7 +167,8 @@ export function createMethods(svc: Services) {
 
   const wrap = async (cfg: Record<string, unknown>, value: unknown) => ({ context: await context(cfg), value });
 
-  function encodeAccount(acc: AccountSnapshot | null, cfg: Record<string, unknown>) {
+  /** An account as the RPC answers it; `mint` is what jsonParsed needs for a token account (see `encode`). */
+  function encodeAccount(acc: AccountSnapshot | null, cfg: Record<string, unknown>, mint: MintData | null = null) {
     if (!acc) return null;
     const encoding = (cfg.encoding as string | undefined) ?? 'binary';
     let data = Buffer.from(acc.data);
@@ -184,8 +186,10 @@ export function createMethods(svc: Services) {
         encoded = encoding === 'binary' ? bs58.encode(data) : [bs58.encode(data), 'base58'];
         break;
       case 'base64':
-      case 'jsonParsed': // nothing here has a JSON parser; the validator falls back to base64
         encoded = [data.toString('base64'), 'base64'];
+        break;
+      case 'jsonParsed': // token programs parse (./parse-token.ts); anything else falls back to base64, as on a validator
+        encoded = parseTokenAccountData(acc.owner, acc.data, mint) ?? [data.toString('base64'), 'base64'];
         break;
       case 'base64+zstd':
         throw invalidParams('Invalid params: base64+zstd is not supported by this node; use base64.');
@@ -196,6 +200,11 @@ export function createMethods(svc: Services) {
   }
 
   const account = (k: PublicKey) => chain.getAccountInfo(k);
+  /** encodeAccount, with a token account's mint looked up for jsonParsed (`read` defaults to the chain). */
+  const encode = async (acc: AccountSnapshot | null, cfg: Record<string, unknown>, read = account) =>
+    encodeAccount(acc, cfg, acc && cfg.encoding === 'jsonParsed' && isTokenProgram(acc.owner) ? await mintDataFor(acc.data, read) : null);
+  const parsed = (e: ReturnType<typeof encodeAccount>) => !Array.isArray(e?.data); // get_parsed_token_accounts leaves out the others
+  const mintFor = (k: PublicKey) => readMint(k, account);
   const ACCOUNT_CONFIG = ['commitment', 'encoding', 'dataSlice', 'minContextSlot'];
 
   async function txStatusRows(signatures: string[]) {
@@ -394,7 +403,7 @@ export function createMethods(svc: Services) {
       tooMany(params, 2);
       const key = pubkeyParam(params[0]);
       const cfg = accountConfig(params[1], ACCOUNT_CONFIG);
-      return wrap(cfg, encodeAccount(await account(key), cfg));
+      return wrap(cfg, await encode(await account(key), cfg));
     },
     async getMultipleAccounts(params) {
       tooMany(params, 2);
@@ -403,7 +412,7 @@ export function createMethods(svc: Services) {
       const keys = params[0].map(pubkeyParam);
       const cfg = accountConfig(params[1], ACCOUNT_CONFIG);
       const out = [];
-      for (const k of keys) out.push(encodeAccount(await account(k), cfg));
+      for (const k of keys) out.push(await encode(await account(k), cfg));
       return wrap(cfg, out);
     },
     async getProgramAccounts(params) {
@@ -418,11 +427,14 @@ export function createMethods(svc: Services) {
       // Every non-executable account of the embedded chain is in chain_account (owner column);
       // candidates come from there and are re-read live so the answer is the chain's current state.
       const rows = await db.selectFrom('chain_account').select('pubkey').where('owner', '=', program.toBase58()).orderBy('pubkey').execute();
+      const tokenParsed = cfg.encoding === 'jsonParsed' && isTokenProgram(program.toBase58());
       const out = [];
       for (const r of rows) {
         const acc = await account(new PublicKey(r.pubkey));
         if (!acc || acc.owner !== program.toBase58() || !checks.every((c) => c(acc.data))) continue;
-        out.push({ account: encodeAccount(acc, cfg), pubkey: r.pubkey });
+        const encoded = await encode(acc, cfg);
+        if (tokenParsed && !parsed(encoded)) continue;
+        out.push({ account: encoded, pubkey: r.pubkey });
       }
       return cfg.withContext ? { context: ctx, value: out } : out;
     },
@@ -432,20 +444,22 @@ export function createMethods(svc: Services) {
       const sel = params[1];
       if (!isObj(sel) || (sel.mint === undefined) === (sel.programId === undefined)) throw invalidParams('Invalid params: expected {mint} or {programId}.');
       const cfg = accountConfig(params[2], ACCOUNT_CONFIG);
-      const programs = sel.programId !== undefined ? [pubkeyParam(sel.programId).toBase58()] : TOKEN_PROGRAMS;
       const mint = sel.mint !== undefined ? pubkeyParam(sel.mint) : null;
-      if (sel.programId !== undefined && !TOKEN_PROGRAMS.includes(programs[0]))
-        throw invalidParams('Invalid param: unrecognized Token program id');
+      // get_token_program_id_and_mint: the mint's own program, or the program asked for.
+      const program = mint ? (await mintFor(mint)).owner : pubkeyParam(sel.programId).toBase58();
+      if (!isTokenProgram(program)) throw invalidParams(mint ? 'Invalid param: not a Token mint' : 'Invalid param: unrecognized Token program id');
       const ctx = await context(cfg);
-      const rows = await db.selectFrom('chain_account').select('pubkey').where('owner', 'in', programs).orderBy('pubkey').execute();
+      const rows = await db.selectFrom('chain_account').select('pubkey').where('owner', '=', program).orderBy('pubkey').execute();
       const out = [];
       for (const r of rows) {
         const acc = await account(new PublicKey(r.pubkey));
-        // Token account: mint(0..32) owner(32..64); a 165-byte base (plus extensions on Token-2022) with account type 2 at 165.
-        if (!acc || acc.data.length < 165 || (acc.data.length > 165 && acc.data[165] !== 2)) continue;
+        // Token account: mint(0..32) owner(32..64).
+        if (!acc || acc.owner !== program || !isTokenAccountData(program, acc.data)) continue;
         if (!Buffer.from(acc.data.subarray(32, 64)).equals(owner.toBuffer())) continue;
         if (mint && !Buffer.from(acc.data.subarray(0, 32)).equals(mint.toBuffer())) continue;
-        out.push({ account: encodeAccount(acc, cfg), pubkey: r.pubkey });
+        const encoded = await encode(acc, cfg);
+        if (cfg.encoding === 'jsonParsed' && !parsed(encoded)) continue;
+        out.push({ account: encoded, pubkey: r.pubkey });
       }
       return { context: ctx, value: out };
     },
@@ -453,37 +467,33 @@ export function createMethods(svc: Services) {
       tooMany(params, 2);
       const mint = pubkeyParam(params[0]);
       const cfg = configParam(params[1], ['commitment']);
-      const m = await account(mint);
-      if (!m || !TOKEN_PROGRAMS.includes(m.owner) || m.data.length < 82 || (m.data.length > 165 && m.data[165] !== 1)) throw invalidParams('Invalid param: not a Token mint');
-      const d = Buffer.from(m.data);
-      return wrap(cfg, tokenAmount(d.readBigUInt64LE(36), d[44]));
+      const state = mintOrThrow(await account(mint));
+      return wrap(cfg, tokenAmount(state.supply, state.decimals));
     },
     async getTokenAccountBalance(params) {
       tooMany(params, 2);
       const key = pubkeyParam(params[0]);
       const cfg = configParam(params[1], ['commitment']);
-      const a = await account(key);
-      if (!a || !TOKEN_PROGRAMS.includes(a.owner) || a.data.length < 165 || (a.data.length > 165 && a.data[165] !== 2)) throw invalidParams('Invalid param: not a Token account');
-      const m = await account(new PublicKey(a.data.subarray(0, 32)));
-      return wrap(cfg, tokenAmount(Buffer.from(a.data).readBigUInt64LE(64), m && m.data.length >= 45 ? m.data[44] : 0));
+      const state = tokenAccountOrThrow(await account(key));
+      return wrap(cfg, tokenAmount(state.amount, (await mintFor(new PublicKey(state.mint))).decimals));
     },
     async getTokenLargestAccounts(params) {
       tooMany(params, 2);
       const mint = pubkeyParam(params[0]);
       const cfg = configParam(params[1], ['commitment']);
-      const m = await account(mint);
-      if (!m || !TOKEN_PROGRAMS.includes(m.owner) || m.data.length < 82) throw invalidParams('Invalid param: not a Token mint');
-      const decimals = m.data[44];
-      const rows = await db.selectFrom('chain_account').select('pubkey').where('owner', '=', m.owner).execute();
-      const holders: { address: string; amount: bigint }[] = [];
+      const { owner, decimals } = await mintFor(mint);
+      if (!isTokenProgram(owner)) throw invalidParams('Invalid param: not a Token mint');
+      const rows = await db.selectFrom('chain_account').select('pubkey').where('owner', '=', owner).execute();
+      const holders: { address: PublicKey; amount: bigint }[] = [];
       for (const r of rows) {
         const a = await account(new PublicKey(r.pubkey));
-        if (!a || a.data.length < 165 || (a.data.length > 165 && a.data[165] !== 2)) continue;
+        if (!a || a.owner !== owner || !isTokenAccountData(owner, a.data)) continue;
         if (!Buffer.from(a.data.subarray(0, 32)).equals(mint.toBuffer())) continue;
-        holders.push({ address: r.pubkey, amount: Buffer.from(a.data).readBigUInt64LE(64) });
+        holders.push({ address: new PublicKey(r.pubkey), amount: unpackTokenAccount(a.data)?.amount ?? 0n });
       }
-      holders.sort((x, y) => (y.amount > x.amount ? 1 : y.amount < x.amount ? -1 : x.address.localeCompare(y.address)));
-      return wrap(cfg, holders.slice(0, 20).map((h) => ({ address: h.address, ...tokenAmount(h.amount, decimals) })));
+      // Largest first; equal amounts by address bytes, also descending (the validator's heap of (amount, address)).
+      holders.sort((x, y) => (y.amount > x.amount ? 1 : y.amount < x.amount ? -1 : Buffer.compare(y.address.toBuffer(), x.address.toBuffer())));
+      return wrap(cfg, holders.slice(0, 20).map((h) => ({ address: h.address.toBase58(), ...tokenAmount(h.amount, decimals) })));
     },
     async getSupply(params) {
       const cfg = configParam(params[0], ['commitment', 'excludeNonCirculatingAccountsList']);
@@ -574,14 +584,13 @@ export function createMethods(svc: Services) {
         const ac = cfg.accounts;
         if (!isObj(ac) || !Array.isArray(ac.addresses)) throw invalidParams('Invalid params: accounts must be {addresses, encoding}.');
         const post = new Map((sim.postAccounts ?? []).map((a) => [String(a.address), a]));
-        accounts = [];
-        for (const addr of ac.addresses.map(pubkeyParam)) {
+        // The state after the simulation (a token account's mint too), else the chain's.
+        const read = async (addr: PublicKey): Promise<AccountSnapshot | null> => {
           const p = post.get(addr.toBase58());
-          const snap: AccountSnapshot | null = p
-            ? { pubkey: addr.toBase58(), owner: String(p.programAddress), lamports: BigInt(p.lamports), data: new Uint8Array(p.data), executable: p.executable }
-            : await account(addr);
-          (accounts as unknown[]).push(encodeAccount(snap, { encoding: ac.encoding ?? 'base64' }));
-        }
+          return p ? { pubkey: addr.toBase58(), owner: String(p.programAddress), lamports: BigInt(p.lamports), data: new Uint8Array(p.data), executable: p.executable } : account(addr);
+        };
+        accounts = [];
+        for (const addr of ac.addresses.map(pubkeyParam)) (accounts as unknown[]).push(await encode(await read(addr), { encoding: ac.encoding ?? 'base64' }, read));
       }
       const replacementBlockhash = cfg.replaceRecentBlockhash ? { blockhash: await chain.latestBlockhash(), lastValidBlockHeight: ctx.slot + BLOCKHASH_VALIDITY } : null;
       return { context: ctx, value: simulationValue(sim, { accounts, replacementBlockhash }) };
@@ -665,15 +674,6 @@ export function createMethods(svc: Services) {
   return { methods, encodeAccount };
 }
 
-const TOKEN_PROGRAMS = [TOKEN_PROGRAM_ID.toBase58(), TOKEN_2022_PROGRAM_ID.toBase58()];
-
-/** The validator's UiTokenAmount. */
-function tokenAmount(amount: bigint, decimals: number) {
-  const s = amount.toString().padStart(decimals + 1, '0');
-  const uiAmountString = decimals ? `${s.slice(0, -decimals)}.${s.slice(-decimals)}`.replace(/\.?0+$/, '') : s;
-  return { amount: amount.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString };
-}
-
 function safeJson(s: string): unknown {
   try {
     return JSON.parse(s);
@@ -709,6 +709,6 @@ function filterCheck(f: unknown): (data: Uint8Array) => boolean {
     const off = m.offset;
     return (d) => d.length >= off + bytes.length && bytes.every((b, i) => d[off + i] === b);
   }
-  if ('tokenAccountState' in f) return (d) => d.length >= 165 && d[108] === 1;
+  if ('tokenAccountState' in f) return (d) => tokenAccountMint(d) !== null; // Account::valid_account_data
   throw invalidParams('Invalid params: unknown filter; expected dataSize, memcmp or tokenAccountState.');
 }

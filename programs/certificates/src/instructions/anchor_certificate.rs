@@ -10,8 +10,8 @@
 //! 5. `system_program`
 
 use super::{require_system_program, require_valid_expiry};
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::certificate::{self, Certificate};
 use crate::state::{increment, registry::Registry};

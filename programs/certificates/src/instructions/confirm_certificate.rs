@@ -8,8 +8,8 @@
 //! 2. `authority` — signer
 //! 3. `registry` — writable, PDA `["registry"]` (verified_count)
 
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::certificate::{self, Certificate};
 use crate::state::issuer::Issuer;

@@ -6,7 +6,7 @@
 //! 2. `system_program`
 
 use super::require_system_program;
-use crate::entrypoint::AccountInfo;
+use crate::account_info::AccountInfo;
 use crate::error::{Error, Result};
 use crate::events;
 use crate::state::registry::{self, Registry};

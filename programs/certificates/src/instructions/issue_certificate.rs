@@ -18,8 +18,8 @@
 
 use super::anchor_certificate::{create, emit_anchored, NewCertificate};
 use super::{require_system_program, require_valid_expiry};
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::certificate::{self, Certificate};
 use crate::state::issuer::Issuer;

@@ -11,8 +11,8 @@
 //! 4. `holder_token_account` — Token-2022 account of `mint`, owner holder, amount 1
 //! 5. `token_program` — Token-2022
 
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::certificate::{self, Certificate};
 use crate::state::{increment, registry::Registry};

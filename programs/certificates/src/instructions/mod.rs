@@ -13,7 +13,7 @@ pub mod revoke_certificate;
 pub mod set_issuer_status;
 pub mod set_verifier;
 
-use crate::entrypoint::AccountInfo;
+use crate::account_info::AccountInfo;
 use crate::error::{Error, Result};
 use crate::SYSTEM_PROGRAM_ID;
 

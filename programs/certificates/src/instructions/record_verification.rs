@@ -11,8 +11,8 @@
 //! (Before request_confirmation existed a fourth, optional `issuer` account was passed; like any
 //! extra trailing account it is ignored, so such clients keep working.)
 
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::certificate::{self, Certificate};
 use crate::state::{increment, registry::Registry};

@@ -9,8 +9,8 @@
 //! 4. `system_program`
 
 use super::require_system_program;
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::issuer::{self, Issuer};
 use crate::state::{increment, registry::Registry};

@@ -9,8 +9,8 @@
 //! 1. `issuer` — PDA `["issuer", authority]` of the institution asked, approved
 //! 2. `holder` — signer, `certificate.holder`
 
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::certificate::{self, Certificate};
 use crate::state::issuer::Issuer;

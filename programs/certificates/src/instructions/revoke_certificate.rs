@@ -9,8 +9,8 @@
 //! 1. `registry` — writable, PDA `["registry"]` (revoked_count)
 //! 2. `authority` — signer: registry admin, a registry verifier or `certificate.issuer`
 
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::certificate::{self, Certificate};
 use crate::state::{increment, registry::Registry};

@@ -5,8 +5,8 @@
 //! 1. `registry` — PDA `["registry"]`
 //! 2. `admin` — signer, must be `registry.admin`
 
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::issuer::{self, Issuer};
 use crate::state::registry::Registry;

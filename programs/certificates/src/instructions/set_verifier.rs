@@ -4,8 +4,8 @@
 //! 0. `registry` — writable, PDA `["registry"]`
 //! 1. `admin` — signer, must be `registry.admin`
 
+use crate::account_info::AccountInfo;
 use crate::borsh::{Reader, Writer};
-use crate::entrypoint::AccountInfo;
 use crate::error::{Error, Result};
 use crate::state::registry::Registry;
 use crate::{events, Pubkey, ZERO_KEY};

@@ -2,7 +2,7 @@
 //! address commits to it, and every instruction re-checks the address against its `hash` argument.
 
 use super::check_account;
-use crate::entrypoint::AccountInfo;
+use crate::account_info::AccountInfo;
 use crate::error::{Error, Result};
 use crate::{pda, Pubkey};
 use core::mem::{align_of, size_of};

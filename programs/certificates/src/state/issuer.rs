@@ -2,7 +2,7 @@
 //! `name` (1..=64 bytes) and `uri` (0..=128 bytes), with space for their maximum lengths.
 
 use super::check_account;
-use crate::entrypoint::AccountInfo;
+use crate::account_info::AccountInfo;
 use crate::error::{Error, Result};
 use crate::{pda, Pubkey};
 use core::mem::{align_of, size_of};

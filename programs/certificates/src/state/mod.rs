@@ -5,7 +5,7 @@ pub mod certificate;
 pub mod issuer;
 pub mod registry;
 
-use crate::entrypoint::AccountInfo;
+use crate::account_info::AccountInfo;
 use crate::error::{Error, Result};
 use crate::Pubkey;
 

@@ -2,7 +2,7 @@
 //! counters.
 
 use super::check_account;
-use crate::entrypoint::AccountInfo;
+use crate::account_info::AccountInfo;
 use crate::error::{Error, Result};
 use crate::{pda, Pubkey, ZERO_KEY};
 use core::mem::{align_of, size_of};

@@ -1,9 +1,10 @@
 /**
  * Minting verified certificates as soulbound Token-2022 NFTs through the holder's wallet.
  *
- * prepare → the server stores the PDF and the metadata JSON permanently, builds the one mint
- *   transaction (operator = fee payer and temporary authority; fresh mint keypair), signs it with
- *   both, records a `mint_attempt` and hands the transaction to the wallet.
+ * prepare → the server stores the PDF, the badge picture (./badge.ts) and the metadata JSON
+ *   permanently, builds the one mint transaction (operator = fee payer and temporary authority;
+ *   fresh mint keypair), signs it with both, records a `mint_attempt` and hands the transaction to
+ *   the wallet.
  * submit → the wallet's signed transaction must be byte-for-byte the prepared message with valid
  *   signatures; one attempt per certificate may be in flight (DB guard); the chain runs it; the
  *   mint is read back and recorded.
@@ -23,6 +24,7 @@ import { ChainError } from '../chain';
 import { verificationUrl } from '../certificates/dto';
 import type { PermanentStore } from '../permanent';
 import type { Services } from '../index';
+import { BADGE_CONTENT_TYPE, renderBadgePng } from './badge';
 import { blockhashExpired, freshBlockhash, type MintChain } from './chain';
 import { fitOnchainName, mintTxSize, nftMetadataJson } from './metadata';
 import { readCertificateNft } from './onchain';
@@ -226,7 +228,10 @@ export async function prepareMint(ctx: MintContext, user: UserRow, id: string): 
   const store = permanentStoreFor(ctx, origin);
   const tags = { 'Certificate-SHA256': cert.sha256, 'Certificate-Record': cert.record_address };
   const pdfCopy = await putOnce(ctx.db, store, pdf, 'application/pdf', tags);
-  const metadata = nftMetadataJson({ cert, verifyUrl: verificationUrl(origin, cert.user_id, cert.id), pdfUrl: pdfCopy.url });
+  // The picture wallets show: the institution and tier only, shared by all its certificates (no certificate tags).
+  const badge = await renderBadgePng({ institution: cert.institution_name, tier: cert.tier, verifyHost: new URL(origin).host });
+  const imageCopy = await putOnce(ctx.db, store, badge, BADGE_CONTENT_TYPE);
+  const metadata = nftMetadataJson({ cert, verifyUrl: verificationUrl(origin, cert.user_id, cert.id), pdfUrl: pdfCopy.url, imageUrl: imageCopy.url });
   const metaCopy = await putOnce(ctx.db, store, new TextEncoder().encode(JSON.stringify(metadata)), 'application/json', tags);
 
   const operator = ctx.chain.operator;

@@ -3,6 +3,7 @@ import { PACKET_DATA_SIZE } from '@solana/web3.js';
 import { CERTIFICATE_SYMBOL } from '../../../../shared/program/ids';
 import { soulboundMintTransactionSize } from '../../../../shared/program/mint';
 import type { CertificateRow } from '../../db/schema';
+import { BADGE_CONTENT_TYPE, tierLabel } from './badge';
 
 /** Token-metadata `name` limit we keep to (wallets cut longer names; the Metaplex limit is 32). */
 export const ONCHAIN_NAME_MAX = 32;
@@ -36,33 +37,42 @@ export interface NftMetadataInput {
   cert: Pick<CertificateRow, 'title' | 'institution_name' | 'program_name' | 'issue_date' | 'sha256' | 'record_address' | 'tier'>;
   verifyUrl: string;
   pdfUrl: string;
+  /** The badge picture (./badge.ts), a PNG in the permanent store. */
+  imageUrl: string;
 }
 
 /**
- * The NFT's off-chain metadata (Metaplex JSON standard). Deterministic — no timestamps, no mint
- * address — so a retried prepare produces the same bytes and reuses the stored copy.
+ * The NFT's off-chain metadata (Metaplex JSON standard: what wallets and marketplaces read).
+ * Deterministic — no timestamps, no mint address — so a retried prepare produces the same bytes and
+ * reuses the stored copy. Nothing about the holder: no name, no wallet (the token account says who
+ * holds it); the title, program and institution are the certificate's own claims.
  */
-export function nftMetadataJson({ cert, verifyUrl, pdfUrl }: NftMetadataInput) {
+export function nftMetadataJson({ cert, verifyUrl, pdfUrl, imageUrl }: NftMetadataInput) {
   return {
     name: cert.title,
     symbol: CERTIFICATE_SYMBOL,
     description:
       `${cert.title} — ${cert.program_name}, ${cert.institution_name}, issued ${cert.issue_date}. ` +
       `Verified by Attesta: the document's SHA-256 is anchored on Solana in the certificate record ${cert.record_address}. ` +
-      `This token is soulbound (non-transferable).`,
+      `This token is soulbound (non-transferable). The record on chain says whether it is still valid.`,
+    image: imageUrl,
     external_url: verifyUrl,
     attributes: [
       { trait_type: 'Institution', value: cert.institution_name },
       { trait_type: 'Program', value: cert.program_name },
       { trait_type: 'Issue Date', value: cert.issue_date },
+      { trait_type: 'Trust Tier', value: tierLabel(cert.tier) },
       { trait_type: 'SHA-256', value: cert.sha256 },
       { trait_type: 'Record Address', value: cert.record_address },
       { trait_type: 'Verification URL', value: verifyUrl },
-      { trait_type: 'Trust Tier', value: cert.tier },
     ],
     properties: {
-      category: 'document',
-      files: [{ uri: pdfUrl, type: 'application/pdf' }],
+      // Metaplex's categories are media kinds: the badge is what wallets display; the PDF is the certificate.
+      category: 'image',
+      files: [
+        { uri: imageUrl, type: BADGE_CONTENT_TYPE },
+        { uri: pdfUrl, type: 'application/pdf' },
+      ],
     },
   };
 }
