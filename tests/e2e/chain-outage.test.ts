@@ -9,18 +9,19 @@ import path from 'node:path';
 import { Connection } from '@solana/web3.js';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { CertificateStatus, decodeCertificate, fromHex } from '../../shared/program/codec';
 import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { certificatePda } from '../../shared/program/pda';
 import { startFlakyRpc } from '../../server/test/chain-rpc-support/proxy';
-import { ensureAppBuilt, startServer, type RunningServer } from './helpers/server';
-import { launchBrowser, newContext, screenshot, watchErrors } from './helpers/browser';
+import { startServer, type RunningServer } from './helpers/server';
+import { screenshot, watchErrors } from './helpers/browser';
+import { describeE2E } from './helpers/e2e';
+import { fillCertificateForm } from './helpers/forms';
 import { certificatePdf, tempDir, type CertificateClaims } from './helpers/fixtures';
 import { visible } from './helpers/pw';
 
-const HAS_CHROMIUM = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 // Generous: a loaded 2-core machine runs three Node processes and Chromium here.
 const WAIT_MS = 60_000;
 
@@ -34,11 +35,10 @@ const claims: CertificateClaims = {
 
 const RETRYING = /^The Solana network is not reachable; retrying automatically \(attempt [2-5] of 5\) at \d\d:\d\d:\d\d UTC\.$/;
 
-describe.skipIf(!HAS_CHROMIUM)('chain outage during verification (server on an RPC chain)', () => {
-  let a: RunningServer | undefined;
+// Server A is the fixture's (embedded chain); B and the proxy in front of A's /rpc are this suite's.
+describeE2E('chain outage during verification (server on an RPC chain)', {}, (e2e) => {
   let b: RunningServer | undefined;
   let proxy: Awaited<ReturnType<typeof startFlakyRpc>> | undefined;
-  let browser: Browser | undefined;
   let page: Page;
   let errors: string[];
   let filesDir = '';
@@ -59,8 +59,7 @@ describe.skipIf(!HAS_CHROMIUM)('chain outage during verification (server on an R
   }
 
   beforeAll(async () => {
-    ensureAppBuilt();
-    a = await startServer();
+    const a = e2e.server;
     proxy = await startFlakyRpc(`${a.url}/rpc`);
     b = await startServer({
       SOLANA_RPC_URL: proxy.url,
@@ -85,19 +84,14 @@ describe.skipIf(!HAS_CHROMIUM)('chain outage during verification (server on an R
     await call('auth.signIn', { address, message, signature }, 'POST');
     expect(cookie).toMatch(/^attesta_session=./);
 
-    browser = await launchBrowser();
-    const context = await newContext(browser, b.url);
-    await context.addCookies([{ name: 'attesta_session', value: cookie.slice('attesta_session='.length), url: b.url }]);
-    page = await context.newPage();
+    page = await e2e.page({ baseURL: b.url, session: cookie.slice('attesta_session='.length) });
     errors = watchErrors(page);
   }, 240_000);
 
   afterAll(async () => {
     if (proxy) proxy.state.down = false; // let B finish in-flight work quietly
-    await browser?.close().catch(() => {});
     await b?.stop().catch(() => {});
     await proxy?.close().catch(() => {});
-    await a?.stop().catch(() => {});
     if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
   });
 
@@ -106,13 +100,7 @@ describe.skipIf(!HAS_CHROMIUM)('chain outage during verification (server on an R
     const pending = page.getByTestId('pending-status');
     const badge = (text: string) => page.locator('main').getByText(text, { exact: true }).first();
 
-    await page.goto('/certificates/create');
-    await page.getByLabel('Certificate Title').fill(claims.title);
-    await page.getByLabel('Institution Name').fill(claims.institution_name);
-    await page.getByLabel('Program Name').fill(claims.program_name);
-    await page.getByLabel('Issue Date').fill(claims.issue_date);
-    await page.locator('input[type=file]').setInputFiles(pdfPath);
-    await expect.poll(() => page.getByTestId('selected-file-size').first().textContent(), { timeout: 15_000 }).toMatch(/^\d+\.\d KB$/);
+    await fillCertificateForm(page, claims, pdfPath, { submit: false });
 
     // In RPC mode the anchor transaction is sent and confirmed inside certificate.create: the RPC
     // must be up for it, and for the pipeline's first step (it reads the anchor back). Once that step
@@ -176,7 +164,7 @@ describe.skipIf(!HAS_CHROMIUM)('chain outage during verification (server on an R
     expect([...proxy!.state.landed]).toEqual([record.details.signature]);
     expect(done.verification_details?.signature).toBe(record.details.signature);
 
-    const onA = await new Connection(`${a!.url}/rpc`, 'confirmed').getAccountInfo(certificatePda(fromHex(done.sha256))[0]);
+    const onA = await new Connection(`${e2e.server.url}/rpc`, 'confirmed').getAccountInfo(certificatePda(fromHex(done.sha256))[0]);
     expect(onA).not.toBeNull();
     expect(decodeCertificate(new Uint8Array(onA!.data)).status).toBe(CertificateStatus.Verified);
 

@@ -3,19 +3,16 @@
 // (dashboard, list, detail, public view, verification result, a dropped file's name). Nothing runs
 // (no window.__pwned, no dialog, no request to the payload's URL, no CSP violation) and the payload
 // text is shown literally. The server never reflects them into HTML either.
-import fs from 'node:fs';
 import { Keypair } from '@solana/web3.js';
 import bs58 from 'bs58';
 import nacl from 'tweetnacl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureAppBuilt, startServer, type RunningServer } from './helpers/server';
-import { launchBrowser, newContext, watchErrors } from './helpers/browser';
-import { injectDevWallet, signInWithDevWallet } from './helpers/wallet';
+import { beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { watchErrors } from './helpers/browser';
+import { describeE2E } from './helpers/e2e';
+import { signInWithDevWallet } from './helpers/wallet';
 import { certificatePdf } from './helpers/fixtures';
 import { visible } from './helpers/pw';
-
-const HAS_CHROMIUM = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 
 const PAYLOADS = {
   title: '<img src=x onerror="window.__pwned=1;alert(1)"> Diploma',
@@ -32,10 +29,7 @@ declare global {
   }
 }
 
-describe.skipIf(!HAS_CHROMIUM)('hostile content is rendered inert', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
+describeE2E('hostile content is rendered inert', {}, (e2e) => {
   let page: Page;
   let errors: string[];
   const dialogs: string[] = [];
@@ -49,7 +43,8 @@ describe.skipIf(!HAS_CHROMIUM)('hostile content is rendered inert', () => {
   /** tRPC over plain fetch with this holder's session cookie (no Origin: a non-browser client). */
   let cookie = '';
   async function call(proc: string, input: unknown, method: 'GET' | 'POST' = 'POST') {
-    const url = method === 'GET' ? `${server.url}/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}` : `${server.url}/trpc/${proc}`;
+    const { url: base } = e2e.server;
+    const url = method === 'GET' ? `${base}/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}` : `${base}/trpc/${proc}`;
     const body = input instanceof FormData ? input : method === 'POST' ? JSON.stringify(input) : undefined;
     const headers: Record<string, string> = cookie ? { cookie } : {};
     if (typeof body === 'string') headers['content-type'] = 'application/json';
@@ -62,8 +57,6 @@ describe.skipIf(!HAS_CHROMIUM)('hostile content is rendered inert', () => {
   }
 
   beforeAll(async () => {
-    ensureAppBuilt();
-    server = await startServer();
     // The holder's data goes in through the API as an attacker would send it (the form would allow it too).
     const address = wallet.publicKey.toBase58();
     const { message } = await call('auth.nonce', { address });
@@ -82,9 +75,7 @@ describe.skipIf(!HAS_CHROMIUM)('hostile content is rendered inert', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
 
-    browser = await launchBrowser();
-    context = await newContext(browser, server.url);
-    await injectDevWallet(context, wallet);
+    const context = await e2e.context({ devWallet: wallet });
     await context.addInitScript(() => {
       window.__csp = [];
       document.addEventListener('securitypolicyviolation', (e) => window.__csp!.push(`${e.violatedDirective} ${e.blockedURI}`));
@@ -102,12 +93,7 @@ describe.skipIf(!HAS_CHROMIUM)('hostile content is rendered inert', () => {
     page.on('request', (r) => {
       if (/\/(x|y)$/.test(new URL(r.url()).pathname)) payloadRequests.push(r.url());
     });
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  }, 120_000);
 
   async function assertInert(where: string) {
     // Give any handler a chance to run (image errors fire asynchronously).
@@ -173,7 +159,7 @@ describe.skipIf(!HAS_CHROMIUM)('hostile content is rendered inert', () => {
   });
 
   it('the server never reflects a payload into HTML (SPA fallback is the static index.html)', async () => {
-    const index = await (await fetch(`${server.url}/`)).text();
+    const index = await (await fetch(`${e2e.server.url}/`)).text();
     expect(index).toContain('<div id="root">');
     for (const p of [
       `/view/${encodeURIComponent(PAYLOADS.full_name)}/${certId}`,
@@ -181,13 +167,13 @@ describe.skipIf(!HAS_CHROMIUM)('hostile content is rendered inert', () => {
       `/certificates/${encodeURIComponent(PAYLOADS.title)}`,
       `/verification?id=${encodeURIComponent(PAYLOADS.institution_name)}`,
     ]) {
-      const res = await fetch(`${server.url}${p}`);
+      const res = await fetch(`${e2e.server.url}${p}`);
       expect(res.status, p).toBe(200);
       expect(res.headers.get('content-type'), p).toMatch(/^text\/html/);
       expect(await res.text(), p).toBe(index);
     }
     // Data answers are JSON that a browser will not sniff into HTML.
-    const res = await fetch(`${server.url}/trpc/public.view?input=${encodeURIComponent(JSON.stringify({ userId, certificateId: certId }))}`);
+    const res = await fetch(`${e2e.server.url}/trpc/public.view?input=${encodeURIComponent(JSON.stringify({ userId, certificateId: certId }))}`);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await res.json()).result.data.title).toBe(PAYLOADS.title);

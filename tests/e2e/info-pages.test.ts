@@ -1,22 +1,14 @@
 // The public information pages, the development notice, the support chat and the feedback panel in
 // headless Chromium, against app/dist on a tiny static server with no API behind it (so /trpc is
 // "unreachable" unless a test answers it with page.route).
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
-import { launchBrowser, SCREENSHOT_DIR } from './helpers/browser';
+import { beforeAll, expect, it } from 'vitest';
+import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import { screenshot as saveScreenshot } from './helpers/browser';
 import { seriousViolations } from './helpers/axe';
-import { ensureAppBuilt, ROOT } from './helpers/server';
-import { serveStatic, type StaticServer } from './helpers/static-server';
-
-const HAS_CHROMIUM = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+import { describeE2E } from './helpers/e2e';
 
 /** Viewport screenshots by default: full-page captures of long pages cost seconds on a shared machine. */
-async function screenshot(page: Page, name: string, fullPage = false) {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage });
-}
+const screenshot = (page: Page, name: string, fullPage = false) => saveScreenshot(page, name, { fullPage });
 
 /** A canned tRPC batch answer for one mutation. */
 const trpcOk = (data: unknown) => ({
@@ -25,25 +17,12 @@ const trpcOk = (data: unknown) => ({
   body: JSON.stringify([{ result: { data } }]),
 });
 
-describe.skipIf(!HAS_CHROMIUM)('information pages, chat and feedback (browser)', () => {
-  let server: StaticServer;
-  let browser: Browser;
+describeE2E('information pages, chat and feedback (browser)', { app: 'static' }, (e2e) => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    ensureAppBuilt();
-    server = await serveStatic(path.join(ROOT, 'app/dist'));
-    browser = await launchBrowser();
-    context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    // The development notice is tested on its own; elsewhere it is dismissed up front.
-    await context.addInitScript(() => localStorage.setItem('dev-notification', 'dismissed'));
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.close();
+    // The development notice is tested on its own (a fresh context); here it is dismissed up front.
+    context = await e2e.context({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'], dismissDevNotice: true });
   });
 
   async function open(url: string): Promise<Page> {
@@ -221,7 +200,7 @@ describe.skipIf(!HAS_CHROMIUM)('information pages, chat and feedback (browser)',
   });
 
   it('remembers a dismissed development notice across reloads', async () => {
-    const fresh = await browser.newContext({ baseURL: server.url });
+    const fresh = await e2e.context();
     const page = await fresh.newPage();
     await page.goto('/about-us');
     const banner = page.getByRole('region', { name: 'Development notice' });

@@ -1,15 +1,12 @@
 // Reload and revisit every kind of page with the browser's HTTP cache on, as a holder who refreshes
 // and an employer who opens a shared link a second time do. A 304 that carried the resource CSP once
 // turned every reload into a blank white page; request interception (which turns the cache off) hid it.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureAppBuilt, startServer, type RunningServer } from './helpers/server';
-import { launchBrowser, newContext, screenshot } from './helpers/browser';
-import { demoHolder, injectDevWallet, signInWithDevWallet } from './helpers/wallet';
+import { beforeAll, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { screenshot } from './helpers/browser';
+import { describeE2E } from './helpers/e2e';
+import { demoHolder, signInWithDevWallet } from './helpers/wallet';
 import { visible } from './helpers/pw';
-
-const HAS_CHROMIUM = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 
 interface Seen {
   cspErrors: string[];
@@ -35,23 +32,13 @@ async function rendered(page: Page, text: string | RegExp) {
   expect(await page.locator('#root').innerText()).not.toBe('');
 }
 
-describe.skipIf(!HAS_CHROMIUM)('reload and revisit with the HTTP cache on', () => {
-  let server: RunningServer;
-  let browser: Browser;
+const options = { env: { ATTESTA_DEMO_DATA: 'true', ATTESTA_WORKER: 'false' }, viewport: { width: 1280, height: 900 }, dismissDevNotice: true };
+
+describeE2E('reload and revisit with the HTTP cache on', options, (e2e) => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    ensureAppBuilt();
-    server = await startServer({ ATTESTA_DEMO_DATA: 'true', ATTESTA_WORKER: 'false' });
-    browser = await launchBrowser();
-    context = await newContext(browser, server.url, { viewport: { width: 1280, height: 900 } });
-    await context.addInitScript(() => localStorage.setItem('dev-notification', 'dismissed'));
-  }, 240_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
+    context = await e2e.context();
   });
 
   it('signed out: every public page survives a reload, a back/forward and a second visit', async () => {
@@ -87,9 +74,7 @@ describe.skipIf(!HAS_CHROMIUM)('reload and revisit with the HTTP cache on', () =
   }, 180_000);
 
   it('signed in: dashboard, list, detail and profile survive a reload and a second visit', async () => {
-    const signedIn = await newContext(browser, server.url, { viewport: { width: 1280, height: 900 } });
-    await signedIn.addInitScript(() => localStorage.setItem('dev-notification', 'dismissed'));
-    await injectDevWallet(signedIn, demoHolder(server));
+    const signedIn = await e2e.context({ devWallet: demoHolder(e2e.server) });
     const page = await signedIn.newPage();
     const seen = watch(page);
     await signInWithDevWallet(page);

@@ -2,15 +2,12 @@
 // every page carries the security headers, and no CSP violation is reported (securitypolicyviolation
 // events and console errors) on the public pages, after a dev-wallet sign-in, on the dashboard and on
 // a certificate's detail page with the original PDF previewed in an iframe of /files.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureAppBuilt, startServer, type RunningServer } from './helpers/server';
-import { launchBrowser, newContext } from './helpers/browser';
-import { demoHolder, injectDevWallet, signInWithDevWallet } from './helpers/wallet';
+import { beforeAll, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describeE2E } from './helpers/e2e';
+import { demoHolder, signInWithDevWallet } from './helpers/wallet';
 import { visible } from './helpers/pw';
 
-const HAS_CHROMIUM = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 const DEMO_USER_ID = 'u_demo';
 
 declare global {
@@ -19,32 +16,21 @@ declare global {
   }
 }
 
-describe.skipIf(!HAS_CHROMIUM)('security headers and CSP in a real browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
+const options = { env: { ATTESTA_DEMO_DATA: 'true' }, viewport: { width: 1280, height: 900 }, dismissDevNotice: true };
+
+describeE2E('security headers and CSP in a real browser', options, (e2e) => {
   let context: BrowserContext;
   const violations: string[] = [];
 
   beforeAll(async () => {
-    ensureAppBuilt();
-    server = await startServer({ ATTESTA_DEMO_DATA: 'true' });
-    browser = await launchBrowser();
-    context = await newContext(browser, server.url, { viewport: { width: 1280, height: 900 } });
+    // This installation's demo holder (owner of cert-1, verified), from the server's data dir.
+    context = await e2e.context({ devWallet: demoHolder(e2e.server) });
     await context.addInitScript(() => {
-      localStorage.setItem('dev-notification', 'dismissed');
       window.__cspViolations = [];
       document.addEventListener('securitypolicyviolation', (e) => {
         window.__cspViolations!.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
       });
     });
-    // This installation's demo holder (owner of cert-1, verified), from the server's data dir.
-    await injectDevWallet(context, demoHolder(server));
-  }, 240_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   function watch(page: Page) {

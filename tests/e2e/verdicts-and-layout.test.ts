@@ -15,24 +15,24 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { loadOrCreateDemoKeys } from '../../server/src/services/demo/keys';
-import { ensureAppBuilt, startServer, type RunningServer } from './helpers/server';
-import { launchBrowser, newContext, screenshot, watchErrors } from './helpers/browser';
-import { demoHolder, injectDevWallet } from './helpers/wallet';
+import { screenshot, watchErrors } from './helpers/browser';
+import { describeE2E } from './helpers/e2e';
+import { fillCertificateForm } from './helpers/forms';
+import { demoHolder } from './helpers/wallet';
 import { certificatePdf, tempDir, type CertificateClaims } from './helpers/fixtures';
 import { airdrop, issueTo, revokeAsIssuer } from './helpers/chain';
 import { checkFloating, checkFloatingWhileScrolling } from './helpers/layout';
 import { gone, visible } from './helpers/pw';
 
-const HAS_CHROMIUM = fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
 const SETTLE_MS = 90_000;
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
+const options = { env: { ATTESTA_DEMO_DATA: 'true', ATTESTA_TEST_STEP_DELAY_MS: '300' }, viewport: { width: 1280, height: 900 } };
+
+describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) => {
   let holder: BrowserContext;
   let page: Page;
   let visitor: BrowserContext;
@@ -55,45 +55,29 @@ describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser'
   /** Marks the toasts shown now, so `toast` waits for a new one (an action's own announcement). */
   const seenToasts = (p: Page) => p.evaluate(() => document.querySelectorAll('[data-sonner-toast]').forEach((t) => t.setAttribute('data-seen', '')));
 
-  async function create(p: Page, c: CertificateClaims, file: string) {
-    await p.goto('/certificates/create');
-    await p.getByLabel('Certificate Title').fill(c.title);
-    await p.getByLabel('Institution Name').fill(c.institution_name);
-    await p.getByLabel('Program Name').fill(c.program_name);
-    await p.getByLabel('Issue Date').fill(c.issue_date);
-    await p.locator('input[type=file]').setInputFiles(file);
-    await p.getByRole('button', { name: 'Create Certificate' }).click();
-  }
-
   const statusBadge = (p: Page) => p.locator('main [data-testid=status-badge]').first();
 
   beforeAll(async () => {
-    ensureAppBuilt();
-    server = await startServer({ ATTESTA_DEMO_DATA: 'true', ATTESTA_TEST_STEP_DELAY_MS: '300' });
-    browser = await launchBrowser();
     dir = tempDir();
-    holder = await newContext(browser, server.url, { viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    await injectDevWallet(holder, demoHolder(server));
+    holder = await e2e.context({ permissions: ['clipboard-read', 'clipboard-write'], devWallet: demoHolder(e2e.server) });
     page = await holder.newPage();
     errors = watchErrors(page);
-    visitor = await newContext(browser, server.url, { viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    cert1Pdf = Buffer.from(await (await fetch(`${server.url}/files/certificates/cert-1?download=1`)).arrayBuffer());
+    visitor = await e2e.context({ permissions: ['clipboard-read', 'clipboard-write'] });
+    cert1Pdf = Buffer.from(await (await fetch(`${e2e.server.url}/files/certificates/cert-1?download=1`)).arrayBuffer());
     await page.goto('/login');
     await page.getByRole('button', { name: 'Connect Wallet' }).click();
     await page.getByRole('button', { name: /Attesta Dev Wallet/ }).click();
     await page.waitForURL('**/dashboard');
-  }, 240_000);
+  });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('4. a refused duplicate upload says why, with no progress bar left at 75 %', async () => {
     const file = path.join(dir, 'cert-1-again.pdf');
     fs.writeFileSync(file, cert1Pdf);
-    await create(page, { title: 'Bachelor of Science', institution_name: 'Attesta Demo University', program_name: 'Computer Science', issue_date: '2024-06-15', holder: '' }, file);
+    await fillCertificateForm(page, { title: 'Bachelor of Science', institution_name: 'Attesta Demo University', program_name: 'Computer Science', issue_date: '2024-06-15', holder: '' }, file);
     const failed = page.getByTestId('upload-failed');
     await visible(failed);
     expect(await failed.textContent()).toContain('Upload failed');
@@ -111,7 +95,7 @@ describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser'
     fs.writeFileSync(file, pdf);
     correctedSha = sha256(pdf);
     await seenToasts(page);
-    await create(page, { ...printed, title: 'Bachelor of Sciense' }, file);
+    await fillCertificateForm(page, { ...printed, title: 'Bachelor of Sciense' }, file);
     await page.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 20_000 });
     correctedUrl = page.url();
     await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: SETTLE_MS }).toBe('rejected');
@@ -205,7 +189,7 @@ describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser'
     fs.writeFileSync(original, cert1Pdf);
     // By its public link, pasted into the ID field.
     await v.goto('/verification');
-    await v.getByLabel('Certificate ID').fill(`${server.url}/view/u_demo/cert-1`);
+    await v.getByLabel('Certificate ID').fill(`${e2e.server.url}/view/u_demo/cert-1`);
     await v.getByLabel('Certificate ID').press('Enter');
     await visible(v.getByTestId('verdict'));
     await v.getByRole('tab', { name: 'File' }).click();
@@ -235,10 +219,10 @@ describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser'
     const mintLink = page.getByTestId('mint-address');
     await visible(mintLink);
     const mint = (await mintLink.textContent())!.trim().split(/\s/)[0];
-    expect(await mintLink.getAttribute('href')).toBe(`${server.url}/explorer/address/${mint}`);
+    expect(await mintLink.getAttribute('href')).toBe(`${e2e.server.url}/explorer/address/${mint}`);
     const record = page.getByRole('link', { name: /opens in a new tab/ }).filter({ hasText: /^[1-9A-HJ-NP-Za-km-z]{32,44}/ }).first();
     const recordHref = (await record.getAttribute('href'))!;
-    expect(recordHref).toMatch(new RegExp(`^${server.url}/explorer/address/[1-9A-HJ-NP-Za-km-z]{32,44}$`));
+    expect(recordHref).toMatch(new RegExp(`^${e2e.server.url}/explorer/address/[1-9A-HJ-NP-Za-km-z]{32,44}$`));
     expect(recordHref).not.toContain('explorer.solana.com');
 
     // Any visitor can open it: the record decoded with the IDL, its transactions by instruction name.
@@ -247,7 +231,7 @@ describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser'
     await v.goto(recordHref);
     await visible(v.getByRole('heading', { level: 1, name: 'Attesta certificate record' }));
     await visible(v.getByText('Decoded with the Attesta program\'s IDL.'));
-    const holderKey = demoHolder(server).publicKey.toBase58();
+    const holderKey = demoHolder(e2e.server).publicKey.toBase58();
     await visible(v.getByRole('link', { name: holderKey }));
     // cert-1 was issued by the institution (verified and confirmed at once), then minted.
     await expect.poll(async () => (await v.getByTestId('explorer-tx').allTextContents()).join(' ')).toContain('mint_certificate');
@@ -316,7 +300,7 @@ describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser'
     const blank = path.join(dir, 'blank-scan.png');
     fs.writeFileSync(blank, await sharp({ create: { width: 900, height: 640, channels: 3, background: '#fbfaf5' } }).png().toBuffer());
     await seenToasts(page);
-    await create(page, { title: 'Scanned Diploma', institution_name: 'Harbor College', program_name: 'Nursing', issue_date: '2023-09-01', holder: '' }, blank);
+    await fillCertificateForm(page, { title: 'Scanned Diploma', institution_name: 'Harbor College', program_name: 'Nursing', issue_date: '2023-09-01', holder: '' }, blank);
     await page.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 20_000 });
     const box = page.getByTestId('awaiting-confirmation');
     await visible(box, SETTLE_MS);
@@ -384,11 +368,11 @@ describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser'
   }, 300_000);
 
   it('3. revoked and superseded certificates say so everywhere, with who did it', async () => {
-    const { issuer } = loadOrCreateDemoKeys(server.dataDir);
-    await airdrop(server.url, issuer.publicKey);
+    const { issuer } = loadOrCreateDemoKeys(e2e.server.dataDir);
+    await airdrop(e2e.server.url, issuer.publicKey);
     // The institution revokes cert-1 with its own key; the server's row follows the chain.
     const cert1Sha = sha256(cert1Pdf);
-    await revokeAsIssuer(server.url, issuer, cert1Sha);
+    await revokeAsIssuer(e2e.server.url, issuer, cert1Sha);
     await page.goto('/certificates/cert-1');
     await expect.poll(async () => {
       await page.reload();
@@ -421,7 +405,7 @@ describe.skipIf(!HAS_CHROMIUM)('verdicts, attempts and layout in a real browser'
 
     // The institution issues the corrected certificate's file to its rightful holder: superseded.
     const rightful = Keypair.generate().publicKey;
-    await issueTo(server.url, issuer, correctedSha, rightful);
+    await issueTo(e2e.server.url, issuer, correctedSha, rightful);
     await page.goto(new URL(correctedUrl).pathname);
     await expect.poll(async () => {
       await page.reload();

@@ -5,6 +5,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { ROOT } from './server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Whether the browser tests can run here (helpers/e2e.ts skips them without it, and fails them in CI). */
+export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

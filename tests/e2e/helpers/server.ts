@@ -44,6 +44,13 @@ export function ensureAppBuilt() {
   });
 }
 
+/** Whether the server has the tRPC procedure `path` (dotted): tRPC answers an unknown one 404 "No procedure found on path". */
+export async function offersProcedure(url: string, path: string): Promise<boolean> {
+  const res = await fetch(`${url}/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+  return !(res.status === 404 && /No procedure found/i.test(body?.error?.message ?? ''));
+}
+
 /** The command `npm start` runs, executed directly so stopping it stops the server (no npm wrapper). */
 function startCommand(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };

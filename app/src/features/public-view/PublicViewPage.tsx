@@ -9,10 +9,9 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { trpc } from '../../lib/trpc';
 import { StatusBadge } from '../certificates/components/status';
-import { CopyValue } from '../certificates/components/CopyField';
-import { explorerAddressUrl, formatDate, shortHash } from '../certificates/lib/format';
+import { CertificateFacts } from '../certificates/components/CertificateFacts';
+import { explorerAddressUrl, publicLink, shortHash } from '../certificates/lib/format';
 import { useClusterInfo } from '../wallet/cluster';
-import { UserAvatar } from '../profile/UserAvatar';
 import { ChainVerdict, VerdictSummary, verdictStatus } from '../verification/components/ChainVerdict';
 import { PublicShell } from './PublicShell';
 
@@ -62,7 +61,7 @@ export default function PublicViewPage() {
     );
   }
 
-  const link = `${window.location.origin}/view/${cert.user_id}/${cert.id}`;
+  const link = publicLink(cert.user_id, cert.id);
 
   return (
     <PublicShell>
@@ -138,46 +137,7 @@ export default function PublicViewPage() {
           </div>
 
           <div className="space-y-6">
-            <Card>
-              <CardHeader>
-                <CardTitle>
-                  <h2>Certificate Information</h2>
-                </CardTitle>
-              </CardHeader>
-              <CardContent>
-                <div className="mb-4 flex items-center gap-3">
-                  <UserAvatar user={{ full_name: cert.holder_name, profile_image_url: cert.holder_photo_url }} className="size-12 text-lg" />
-                  <div className="min-w-0">
-                    <p className="text-xs text-muted-foreground">Issued to</p>
-                    <p className="truncate font-semibold">{cert.holder_name || 'Unnamed holder'}</p>
-                  </div>
-                </div>
-                <dl className="space-y-3 text-sm">
-                  <div>
-                    <dt className="text-muted-foreground">Institution</dt>
-                    <dd className="font-medium">{cert.institution_name}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-muted-foreground">Program</dt>
-                    <dd className="font-medium">{cert.program_name}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-muted-foreground">Issue date</dt>
-                    <dd className="font-medium">{formatDate(cert.issue_date)}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-muted-foreground">Certificate ID</dt>
-                    <dd className="break-all font-mono text-xs">{cert.id}</dd>
-                  </div>
-                  <div>
-                    <dt className="text-muted-foreground">Holder wallet</dt>
-                    <dd>
-                      <CopyValue value={cert.holder_wallet} label="holder wallet" short testId="holder-wallet" />
-                    </dd>
-                  </div>
-                </dl>
-              </CardContent>
-            </Card>
+            <CertificateFacts view="public" certificate={cert} />
 
             <Card>
               <CardHeader>

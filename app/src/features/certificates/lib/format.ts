@@ -15,6 +15,11 @@ export function publicLink(userId: string, id: string) {
   return `${window.location.origin}/view/${userId}/${id}`;
 }
 
+/** The stored PDF of the holder's own certificate. */
+export function certificateFileUrl(c: { id: string; certificate_url: string }) {
+  return c.certificate_url || `/files/certificates/${c.id}`;
+}
+
 /**
  * The explorer for this server's chain: Solana Explorer for a public cluster's RPC URL; the app's own
  * explorer (same origin) for a local chain, which Solana Explorer cannot reach from a visitor's browser.

@@ -1,0 +1,89 @@
+// The facts of one certificate, as a "Certificate Information" card: one list for the holder's page
+// and the public view. The holder sees every field, values in full with copy buttons, in two-column
+// rows; a verifier sees who holds it (name and photo) and the public facts, stacked for the public
+// view's side column, with no file details (name, size, hashes and the chain record are the chain
+// check's to show).
+import type { ReactNode } from 'react';
+import { ExternalLink } from 'lucide-react';
+import type { CertificateDto, PublicCertificateDto } from '../../../../../shared/schemas/dto';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { UserAvatar } from '../../profile/UserAvatar';
+import { certificateFileUrl, explorerAddressUrl, formatDate, formatDateTime, formatKb } from '../lib/format';
+import { CopyValue, InfoRow } from './CopyField';
+
+export type CertificateFactsProps =
+  | { view: 'holder'; certificate: CertificateDto; rpcUrl?: string | null }
+  | { view: 'public'; certificate: PublicCertificateDto };
+
+const LINK = 'inline-flex items-center gap-1 text-primary underline-offset-4 hover:underline';
+
+export function CertificateFacts(props: CertificateFactsProps) {
+  const c = props.certificate;
+  // The holder's own certificate: its private fields.
+  const own = props.view === 'holder' ? props.certificate : null;
+  const rpcUrl = props.view === 'holder' ? props.rpcUrl : null;
+  const stacked = !own;
+
+  /** One fact. `stackedClass`: the value's type in the stacked list ('' for a value that brings its own); the rows type every value alike. */
+  const fact = (label: string, value: ReactNode, stackedClass = 'font-medium') =>
+    stacked ? (
+      <div>
+        <dt className="text-muted-foreground">{label}</dt>
+        <dd className={stackedClass || undefined}>{value}</dd>
+      </div>
+    ) : (
+      <InfoRow label={label}>{value}</InfoRow>
+    );
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2>Certificate Information</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        {props.view === 'public' && (
+          <div className="mb-4 flex items-center gap-3">
+            <UserAvatar user={{ full_name: props.certificate.holder_name, profile_image_url: props.certificate.holder_photo_url }} className="size-12 text-lg" />
+            <div className="min-w-0">
+              <p className="text-xs text-muted-foreground">Issued to</p>
+              <p className="truncate font-semibold">{props.certificate.holder_name || 'Unnamed holder'}</p>
+            </div>
+          </div>
+        )}
+        <dl className={stacked ? 'space-y-3 text-sm' : 'divide-y'}>
+          {own && fact('Title', c.title)}
+          {fact('Institution', c.institution_name)}
+          {fact('Program', c.program_name)}
+          {fact('Issue date', formatDate(c.issue_date))}
+          {own && fact('Added', formatDateTime(own.created_at))}
+          {fact('Certificate ID', own ? <CopyValue value={c.id} label="certificate ID" /> : c.id, 'break-all font-mono text-xs')}
+          {own && (
+            <>
+              {fact('File', <>{own.file_name} ({formatKb(own.file_size)})</>)}
+              {fact('SHA-256', <CopyValue value={own.sha256} label="SHA-256 hash" />)}
+              {own.original_sha256 && fact('Original upload SHA-256', <CopyValue value={own.original_sha256} label="original upload hash" />)}
+              {fact(
+                'On-chain record',
+                <a href={explorerAddressUrl(own.record_address, rpcUrl)} target="_blank" rel="noreferrer" className={`${LINK} break-all font-mono text-xs`}>
+                  {own.record_address} <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
+                  <span className="sr-only">(opens in a new tab)</span>
+                </a>,
+              )}
+            </>
+          )}
+          {fact('Holder wallet', <CopyValue value={c.holder_wallet} label="holder wallet" short={stacked} testId="holder-wallet" />, '')}
+          {own &&
+            fact(
+              'Certificate URL',
+              <a href={certificateFileUrl(own)} target="_blank" rel="noreferrer" className={LINK}>
+                Open file <ExternalLink className="size-3" aria-hidden="true" />
+                <span className="sr-only">(opens in a new tab)</span>
+              </a>,
+            )}
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
