@@ -5,6 +5,7 @@ import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { CertificateStatus, decodeCertificate, decodeIssuer, fromHex, IssuerStatus, isExpired, toHex, TrustTier, type CertificateAccount, type IssuerAccount } from '../shared/program/codec';
 import { CERTIFICATES_PROGRAM_ID, TOKEN_2022_ID } from '../shared/program/ids';
 import { certificatePda, issuerPda } from '../shared/program/pda';
+import { certificateStatusName, issuerStatusName, trustTierName } from '../shared/program/names';
 import { reasonName } from '../shared/program/reasons';
 
 // Verifies a certificate from the chain alone: any Solana JSON-RPC endpoint, no Attesta server.
@@ -54,9 +55,6 @@ export interface Verdict {
   steps: Step[];
 }
 
-const STATUS = ['pending', 'verified', 'rejected', 'revoked'];
-const TIER = ['none', 'platform_verified', 'issuer_confirmed'];
-const ISSUER_STATUS = ['pending', 'approved', 'suspended'];
 
 const iso = (t: bigint) => (t === 0n ? null : new Date(Number(t) * 1000).toISOString());
 
@@ -134,8 +132,8 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
   const got = (k: PublicKey | null) => (k ? (fetched[wanted.findIndex((w) => w.equals(k))] ?? null) : null);
 
   const expired = isExpired(cert, now);
-  const status = STATUS[cert.status] ?? `unknown(${cert.status})`;
-  const tier = TIER[cert.tier] ?? `unknown(${cert.tier})`;
+  const status = certificateStatusName(cert.status) ?? `unknown(${cert.status})`;
+  const tier = trustTierName(cert.tier) ?? `unknown(${cert.tier})`;
   const reason = reasonName(cert.reasonCode);
 
   // Status.
@@ -170,7 +168,7 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
         decoded = null;
       }
     }
-    const st = decoded ? (ISSUER_STATUS[decoded.status] ?? `unknown(${decoded.status})`) : 'missing';
+    const st = decoded ? (issuerStatusName(decoded.status) ?? `unknown(${decoded.status})`) : 'missing';
     const named = { authority: cert.issuer.toBase58(), address: issuerAddr.toBase58(), name: decoded?.name ?? null, uri: decoded?.uri || null, status: st, approved: decoded?.status === IssuerStatus.Approved };
     const who = decoded ? `"${decoded.name}"${decoded.uri ? ` (${decoded.uri})` : ''}` : `authority ${cert.issuer.toBase58()} (no issuer account found)`;
     if (cert.tier === TrustTier.IssuerConfirmed) {

@@ -4,33 +4,18 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import { closeServices, composeServices, startBackgroundWork, type BackgroundWork } from './compose';
 import type { Config } from './config';
 import { contextFactory } from './context';
-import { openDatabase } from './db';
 import { registerBodyLimit } from './http/body-limit';
 import { registerFileRoutes } from './http/files';
 import { registerHealthRoute } from './http/health';
 import { registerPermanentRoutes } from './http/permanent';
 import { registerSecurity } from './http/security';
-import { registerVerifyRoutes } from './http/verify';
+import { registerJsonRpc } from './json-rpc';
 import { registerRestApi } from './rest';
-import { installTransactionJournal, registerJsonRpc } from './rpc';
-import { journalEvents } from './rpc/journal';
-import { ChainSync } from './services/chain-sync';
-import { RpcChain } from './services/chain/rpc';
 import { appRouter, type AppRouter } from './router';
 import type { Services } from './services';
-import { createChain } from './services/chain';
-import { reconcileMints } from './services/mint';
-import { closeOcr } from './services/ocr';
-import { closeDocumentReaders } from './services/documents';
-import { supportServiceFor } from './services/support';
-import { signInLimiterFor } from './services/auth';
-import { seedDemoData } from './services/demo/seed';
-import { openBlobStore, startOrphanBlobSweeper } from './services/blobs';
-import { EventBus } from './services/verification/events';
-import { VerificationQueue } from './services/verification/queue';
-import { VerificationWorker } from './services/verification/worker';
 
 /**
  * tRPC's fastify adapter replies with a web Response, which fastify streams as a chunked body in
@@ -54,41 +39,16 @@ export interface Server {
   /** Base URL after listen(). */
   url: string;
   /** What start-up found and repaired (mints finished from the chain record after a crash). */
-  startup: { reconciledMints: Awaited<ReturnType<typeof reconcileMints>> };
+  startup: { reconciledMints: BackgroundWork['reconciledMints'] };
   /** Keeps rows in line with what others change on chain; `idle()` resolves once it has caught up. */
-  chainSync: ChainSync;
+  chainSync: BackgroundWork['chainSync'];
   close(): Promise<void>;
 }
 
-/** Opens the data dir, the database, the chain and the blob store, then serves HTTP. */
+/** Builds every service (compose.ts), starts the background work, then serves HTTP. */
 export async function startServer(config: Config): Promise<Server> {
-  const { db } = await openDatabase(config.database);
-  supportServiceFor(db, config.env); // validates CHAT_*, TELEGRAM_*, SMTP_* at start, not on the first message
-  signInLimiterFor(db, config.env); // validates SIGN_IN_RATE_LIMIT_* at start
-  const chain = await createChain(config, db);
-  await installTransactionJournal(chain, db); // before the demo seed, so its transactions are journaled too
-  const blobs = openBlobStore(config);
-  const services: Services = { config, db, chain, blobs, bus: new EventBus(), queue: new VerificationQueue(db, {}, config.instanceId) };
-  if (config.demoData) await seedDemoData(services);
-  // Rows follow changes others make on chain (revocations, confirmations, supersedes).
-  const chainSync = new ChainSync(services, {
-    intervalMs: config.chainSyncIntervalMs,
-    subscribe: (listener) => {
-      const events = journalEvents(chain);
-      events.on('landed', listener);
-      return () => events.off('landed', listener);
-    },
-    connection: chain instanceof RpcChain ? chain.connection : undefined,
-  });
-  await chainSync.start();
-  // A crash between a mint's submit and its DB write is finished here, from the chain record.
-  const reconciled = await reconcileMints(services);
-  if (reconciled.errors.length) console.warn('mint reconcile:', reconciled.errors);
-  // Blobs of uploads a killed process never committed (services/blobs.ts).
-  const sweeper = await startOrphanBlobSweeper(services);
-
-  const worker = new VerificationWorker(services);
-  if (config.worker) await worker.start();
+  const services = await composeServices(config);
+  const background = await startBackgroundWork(services);
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -114,7 +74,6 @@ export async function startServer(config: Config): Promise<Server> {
   registerHealthRoute(app, config);
   registerFileRoutes(app, services);
   await registerPermanentRoutes(app, services);
-  registerVerifyRoutes(app, services);
   await registerRestApi(app, services);
   await registerJsonRpc(app, services);
 
@@ -148,19 +107,14 @@ export async function startServer(config: Config): Promise<Server> {
     app,
     services,
     url,
-    startup: { reconciledMints: reconciled },
-    chainSync,
+    startup: { reconciledMints: background.reconciledMints },
+    chainSync: background.chainSync,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
-      await worker.stop();
-      await chainSync.stop();
-      await sweeper.stop();
-      await closeOcr(); // the OCR worker thread must not outlive the server
-      await closeDocumentReaders(); // nor the document reader processes
-      await chain.close();
-      await db.destroy();
+      await background.stop();
+      await closeServices(services);
     },
   };
 }

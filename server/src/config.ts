@@ -3,47 +3,162 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseTarget } from './db';
 
-// Read and validated once at start; every error names the variable.
+// Every environment variable the server reads is parsed and validated here, once, at start; every
+// error names the variable. Nothing else reads process.env: services get their part of Config
+// (storage, permanent, support, limits, chainSync, faults…) from the composition root (compose.ts).
+
 const bool = (def: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
     .optional()
     .transform((v) => (v === undefined || v === '' ? def : ['true', '1', 'yes'].includes(v)));
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  ATTESTA_DATA_DIR: z.string().min(1).default('./data'),
-  ATTESTA_PUBLIC_ORIGIN: z.url().optional(),
-  OPERATOR_KEYPAIR_PATH: z.string().min(1).optional(),
-  SOLANA_RPC_URL: z.url().optional(),
-  DATABASE_URL: z
+/** A positive integer with a default; unset or empty is the default. */
+const positiveInt = (name: string, def: number) =>
+  z
     .string()
-    .regex(/^postgres(ql)?:\/\/\S+$/, { error: 'must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)' })
-    .optional(),
-  CERTIFICATES_PROGRAM_ID: z
-    .string()
-    .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: 'must be a base58 public key' })
-    .optional(),
-  ATTESTA_PROGRAM_PATH: z.string().min(1).default('programs/certificates/deploy/certificates.so'),
-  ATTESTA_INSTANCE_ID: z.string().min(1).max(200).optional(),
-  ATTESTA_DEMO_DATA: bool(true),
-  ATTESTA_TEST_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
-  ATTESTA_WORKER: bool(true),
-  TRUST_PROXY: bool(false),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
-  APP_DIST_DIR: z.string().min(1).default('app/dist'),
-  // How often an external chain is polled for changes others made to certificate records (services/chain-sync).
-  ATTESTA_CHAIN_SYNC_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(10_000),
-  // Certificate creation limits (services/certificates/limits.ts) and fair verification (verification/queue.ts).
-  CERTIFICATE_RATE_LIMIT_PER_WALLET: z.coerce.number().int().min(1).default(20),
-  CERTIFICATE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
-  CERTIFICATE_RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).default(600),
-  ATTESTA_DAILY_ANCHORS_PER_WALLET: z.coerce.number().int().min(1).default(20),
-  ATTESTA_VERIFICATION_JOBS_PER_HOLDER: z.coerce.number().int().min(1).default(1),
-});
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return def;
+      const v = Number(raw);
+      if (Number.isInteger(v) && v >= 1) return v;
+      ctx.addIssue({ code: 'custom', message: `${name} must be a positive integer (got "${raw}")` });
+      return z.NEVER;
+    });
+
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
+const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
+
+/** The test-only crash points (services/faults.ts): inert unless ATTESTA_FAULT names one. */
+export const FAULT_POINTS = ['after-blob-put', 'before-blob-delete', 'before-commit', 'after-commit', 'mint-before-send', 'mint-after-send'] as const;
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    ATTESTA_DATA_DIR: z.string().min(1).default('./data'),
+    ATTESTA_PUBLIC_ORIGIN: z.url().optional(),
+    OPERATOR_KEYPAIR_PATH: z.string().min(1).optional(),
+    SOLANA_RPC_URL: z.url().optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, { error: 'must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite database)' })
+      .optional(),
+    CERTIFICATES_PROGRAM_ID: z
+      .string()
+      .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: 'must be a base58 public key' })
+      .optional(),
+    ATTESTA_PROGRAM_PATH: z.string().min(1).default('programs/certificates/deploy/certificates.so'),
+    ATTESTA_INSTANCE_ID: z.string().min(1).max(200).optional(),
+    ATTESTA_DEMO_DATA: bool(true),
+    ATTESTA_TEST_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+    ATTESTA_WORKER: bool(true),
+    ATTESTA_FAULT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(FAULT_POINTS).optional()),
+    TRUST_PROXY: bool(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+    APP_DIST_DIR: z.string().min(1).default('app/dist'),
+    // How often an external chain is polled for changes others made to certificate records (services/chain-sync).
+    ATTESTA_CHAIN_SYNC_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(10_000),
+    // Certificate creation limits (services/certificates/limits.ts) and fair verification (verification/queue.ts).
+    CERTIFICATE_RATE_LIMIT_PER_WALLET: z.coerce.number().int().min(1).default(20),
+    CERTIFICATE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+    CERTIFICATE_RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).default(600),
+    ATTESTA_DAILY_ANCHORS_PER_WALLET: z.coerce.number().int().min(1).default(20),
+    ATTESTA_VERIFICATION_JOBS_PER_HOLDER: z.coerce.number().int().min(1).default(1),
+    // Sign-in (services/auth/limits.ts) and REST (rest/) limits. 60 per 10 minutes per address is a
+    // school or office behind one NAT signing in at once.
+    SIGN_IN_RATE_LIMIT_PER_IP: positiveInt('SIGN_IN_RATE_LIMIT_PER_IP', 60),
+    SIGN_IN_RATE_LIMIT_PER_WALLET: positiveInt('SIGN_IN_RATE_LIMIT_PER_WALLET', 10),
+    SIGN_IN_RATE_LIMIT_WINDOW_SEC: positiveInt('SIGN_IN_RATE_LIMIT_WINDOW_SEC', 600),
+    API_RATE_LIMIT_PER_MIN: positiveInt('API_RATE_LIMIT_PER_MIN', 60),
+    // Uploads (services/storage): UploadThing when a token is set, else files in the data dir.
+    UPLOADTHING_TOKEN: optionalText,
+    UPLOADTHING_API_URL: optionalText,
+    UPLOADTHING_INGEST_URL: optionalText,
+    UPLOADTHING_FILE_URL_BASE: optionalText,
+    // Permanent copies of minted certificates (services/permanent): Arweave, else the data dir.
+    ARWEAVE_URL: optionalText,
+    ARWEAVE_WALLET_PATH: optionalText,
+    ARWEAVE_WALLET_JWK: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .optional()
+        .transform((raw, ctx) => {
+          if (raw === undefined) return undefined;
+          try {
+            return JSON.parse(raw) as Record<string, unknown>;
+          } catch {
+            ctx.addIssue({ code: 'custom', message: 'ARWEAVE_WALLET_JWK is not valid JSON: paste the whole JWK key file, or use ARWEAVE_WALLET_PATH instead.' });
+            return z.NEVER;
+          }
+        }),
+    ),
+    ARWEAVE_GATEWAY_URL: optionalText,
+    // Support chat, contact and feedback (services/support). Every credential stays on the server:
+    // none of these names carries the VITE_ prefix the app build exposes.
+    CHAT_API_URL: optionalUrl,
+    CHAT_API_KEY: optionalText,
+    CHAT_MODEL: optionalText,
+    CHAT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    TELEGRAM_BOT_TOKEN: optionalText,
+    TELEGRAM_CHAT_ID: optionalText,
+    TELEGRAM_API_URL: optionalUrl,
+    SMTP_URL: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^smtps?:\/\//, { error: 'must be smtp://… or smtps://…' })
+        .optional(),
+    ),
+    SMTP_FROM: optionalText,
+    CONTACT_TO: optionalText,
+    SUPPORT_FORWARD_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  })
+  .superRefine((e, ctx) => {
+    // Half a channel is a mistake worth failing loudly on, not silently storing everything.
+    if (!!e.TELEGRAM_BOT_TOKEN !== !!e.TELEGRAM_CHAT_ID)
+      ctx.addIssue({ code: 'custom', path: ['TELEGRAM_CHAT_ID'], message: 'TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID go together' });
+    if (!!e.SMTP_URL !== !!e.CONTACT_TO) ctx.addIssue({ code: 'custom', path: ['CONTACT_TO'], message: 'SMTP_URL and CONTACT_TO go together' });
+  });
 
 export type Env = z.input<typeof envSchema>;
+
+/** Support providers (services/support): each null when not configured. */
+export interface SupportConfig {
+  chat: { url: string; apiKey: string | null; model: string; timeoutMs: number } | null;
+  telegram: { apiUrl: string; token: string; chatId: string } | null;
+  smtp: { url: string; from: string; to: string } | null;
+  forwardTimeoutMs: number;
+}
+
+/** Where uploads live (services/storage): UploadThing when a token is set, else `<dataDir>/uploads`. */
+export interface StorageConfig {
+  dataDir: string;
+  /** The server's public origin, e.g. http://localhost:3000 (local file URLs). */
+  publicBaseUrl: string;
+  uploadthingToken?: string;
+  uploadthingApiUrl?: string;
+  uploadthingIngestUrl?: string;
+  uploadthingFileUrlBase?: string;
+}
+
+/** Where permanent copies go (services/permanent): Arweave when a URL is set, else `<dataDir>/permanent`. */
+export interface PermanentConfig {
+  arweaveUrl?: string;
+  arweaveWalletPath?: string;
+  arweaveJwk?: Record<string, unknown>;
+  arweaveGatewayUrl?: string;
+}
+
+export interface SignInLimits {
+  /** Nonce requests, and separately sign-in submissions, per client address per window. */
+  perIp: number;
+  /** Nonce requests per wallet address per client address per window. */
+  perWallet: number;
+  windowMs: number;
+}
 
 export interface Config {
   port: number;
@@ -64,10 +179,23 @@ export interface Config {
   logLevel: string;
   appDistDir: string;
   /** RPC chains: how often the program's transactions are polled to keep rows in line with the chain. */
-  chainSyncIntervalMs: number;
-  /** Certificates per wallet and per client address per window, anchors per wallet per 24 h, running verification jobs per holder. */
-  limits: { createPerWallet: number; createPerIp: number; createWindowMs: number; dailyAnchorsPerWallet: number; verificationJobsPerHolder: number };
-  env: Record<string, string | undefined>;
+  chainSync: { intervalMs: number };
+  limits: {
+    /** Certificates per wallet and per client address per window, anchors per wallet per 24 h, running verification jobs per holder. */
+    createPerWallet: number;
+    createPerIp: number;
+    createWindowMs: number;
+    dailyAnchorsPerWallet: number;
+    verificationJobsPerHolder: number;
+    signIn: SignInLimits;
+    /** REST requests per minute per API key or token (per IP without one). */
+    apiPerMin: number;
+  };
+  storage: StorageConfig;
+  permanent: PermanentConfig;
+  support: SupportConfig;
+  /** The crash point this (test) process dies at, or null: production never sets ATTESTA_FAULT. */
+  faults: { point: FaultPoint | null };
 }
 
 export class ConfigError extends Error {}
@@ -75,18 +203,23 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    // A message that already names its variable stands alone.
+    const lines = parsed.error.issues.map((i) => {
+      const name = i.path.join('.');
+      return `  ${i.message.startsWith(name) ? i.message : `${name}: ${i.message}`}`;
+    });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.ATTESTA_DATA_DIR);
+  const publicOrigin = e.ATTESTA_PUBLIC_ORIGIN?.replace(/\/$/, '') ?? null;
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir,
     instanceId: e.ATTESTA_INSTANCE_ID ?? `${os.hostname()}:${dataDir}`,
     database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL } : { kind: 'sqlite', file: path.join(dataDir, 'attesta.sqlite') },
-    publicOrigin: e.ATTESTA_PUBLIC_ORIGIN?.replace(/\/$/, '') ?? null,
+    publicOrigin,
     operatorKeypairPath: path.resolve(e.OPERATOR_KEYPAIR_PATH ?? path.join(dataDir, 'operator.json')),
     chain: e.SOLANA_RPC_URL
       ? { mode: 'rpc', rpcUrl: e.SOLANA_RPC_URL, programId: e.CERTIFICATES_PROGRAM_ID ?? null }
@@ -98,14 +231,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     appDistDir: path.resolve(e.APP_DIST_DIR),
-    chainSyncIntervalMs: e.ATTESTA_CHAIN_SYNC_INTERVAL_MS,
+    chainSync: { intervalMs: e.ATTESTA_CHAIN_SYNC_INTERVAL_MS },
     limits: {
       createPerWallet: e.CERTIFICATE_RATE_LIMIT_PER_WALLET,
       createPerIp: e.CERTIFICATE_RATE_LIMIT_PER_IP,
       createWindowMs: e.CERTIFICATE_RATE_LIMIT_WINDOW_SEC * 1000,
       dailyAnchorsPerWallet: e.ATTESTA_DAILY_ANCHORS_PER_WALLET,
       verificationJobsPerHolder: e.ATTESTA_VERIFICATION_JOBS_PER_HOLDER,
+      signIn: { perIp: e.SIGN_IN_RATE_LIMIT_PER_IP, perWallet: e.SIGN_IN_RATE_LIMIT_PER_WALLET, windowMs: e.SIGN_IN_RATE_LIMIT_WINDOW_SEC * 1000 },
+      apiPerMin: e.API_RATE_LIMIT_PER_MIN,
     },
-    env,
+    storage: {
+      dataDir,
+      publicBaseUrl: publicOrigin ?? `http://localhost:${e.PORT}`,
+      uploadthingToken: e.UPLOADTHING_TOKEN,
+      uploadthingApiUrl: e.UPLOADTHING_API_URL,
+      uploadthingIngestUrl: e.UPLOADTHING_INGEST_URL,
+      uploadthingFileUrlBase: e.UPLOADTHING_FILE_URL_BASE,
+    },
+    permanent: {
+      arweaveUrl: e.ARWEAVE_URL,
+      arweaveWalletPath: e.ARWEAVE_WALLET_PATH,
+      arweaveJwk: e.ARWEAVE_WALLET_JWK,
+      arweaveGatewayUrl: e.ARWEAVE_GATEWAY_URL,
+    },
+    support: {
+      chat: e.CHAT_API_URL ? { url: e.CHAT_API_URL, apiKey: e.CHAT_API_KEY ?? null, model: e.CHAT_MODEL ?? 'gpt-4o-mini', timeoutMs: e.CHAT_TIMEOUT_MS } : null,
+      telegram:
+        e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_CHAT_ID
+          ? { apiUrl: (e.TELEGRAM_API_URL ?? 'https://api.telegram.org').replace(/\/$/, ''), token: e.TELEGRAM_BOT_TOKEN, chatId: e.TELEGRAM_CHAT_ID }
+          : null,
+      smtp: e.SMTP_URL && e.CONTACT_TO ? { url: e.SMTP_URL, from: e.SMTP_FROM ?? 'attesta@localhost', to: e.CONTACT_TO } : null,
+      forwardTimeoutMs: e.SUPPORT_FORWARD_TIMEOUT_MS,
+    },
+    faults: { point: e.ATTESTA_FAULT ?? null },
   };
 }

@@ -1,16 +1,32 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { z, ZodError } from 'zod';
 import { MESSAGES } from '../../shared/constants';
 import type { Context } from './context';
+import { DomainError } from './lib/errors';
+import { hasNul, NUL_MESSAGE } from './lib/nul';
+
+/** The tRPC edge's view of a domain refusal: same code and message, the domain error as its cause. */
+const toTRPCError = (e: DomainError) => new TRPCError({ code: e.code, message: e.message, cause: e });
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     const zodError = error.cause instanceof ZodError ? error.cause : null;
+    // A domain refusal thrown where the middleware below cannot see it (inside a subscription's
+    // stream) is shaped here the same way.
+    const domain = error.code === 'INTERNAL_SERVER_ERROR' && error.cause instanceof DomainError ? toTRPCError(error.cause) : null;
     return {
       ...shape,
+      ...(domain ? { code: TRPC_ERROR_CODES_BY_KEY[domain.code] } : {}),
       // The first issue's message is the one the form shows (e.g. 'Title is required').
-      message: zodError ? (zodError.issues[0]?.message ?? shape.message) : shape.message,
-      data: { ...shape.data, stack: undefined, zodError: zodError ? z.flattenError(zodError) : null },
+      message: zodError ? (zodError.issues[0]?.message ?? shape.message) : (domain?.message ?? shape.message),
+      data: {
+        ...shape.data,
+        ...(domain ? { code: domain.code, httpStatus: getHTTPStatusCodeFromError(domain) } : {}),
+        stack: undefined,
+        zodError: zodError ? z.flattenError(zodError) : null,
+      },
     };
   },
 });
@@ -18,26 +34,32 @@ const t = initTRPC.context<Context>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** A NUL character anywhere in an input (strings, object keys, form fields, file names). */
-function hasNul(v: unknown, depth = 0): boolean {
-  if (typeof v === 'string') return v.includes('\0');
-  if (depth > 32 || v === null || typeof v !== 'object') return false;
-  if (typeof File !== 'undefined' && v instanceof File) return v.name.includes('\0');
-  if (v instanceof FormData) return [...v.entries()].some(([k, x]) => k.includes('\0') || hasNul(x, depth + 1));
-  return Object.entries(v).some(([k, x]) => k.includes('\0') || hasNul(x, depth + 1));
-}
-
-// PostgreSQL text cannot hold NUL (SQLite can): refused up front on both, as bad input, before
-// anything is read or written — otherwise it was a 500 from the database on PostgreSQL.
+// NUL in any input is refused before anything is read or written (lib/nul.ts).
 const noNul = t.middleware(async ({ getRawInput, next }) => {
   const raw = await getRawInput().catch(() => undefined);
-  if (hasNul(raw)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Text must not contain NUL characters (\\u0000).' });
+  if (hasNul(raw)) throw new TRPCError({ code: 'BAD_REQUEST', message: NUL_MESSAGE });
   return next();
 });
 
-export const publicProcedure = t.procedure.use(noNul);
+/**
+ * Services throw DomainError (lib/errors.ts): here it becomes the TRPCError of the same code and
+ * message, and a refusal with `retryAfterSec` sets Retry-After on the reply.
+ */
+const domainErrors = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const e = result.error.cause;
+    if (e.retryAfterSec !== undefined) ctx.res?.header('retry-after', String(e.retryAfterSec));
+    throw toTRPCError(e);
+  }
+  return result;
+});
 
-export const protectedProcedure = t.procedure
+const procedure = t.procedure.use(domainErrors);
+
+export const publicProcedure = procedure.use(noNul);
+
+export const protectedProcedure = procedure
   .use(({ ctx, next }) => {
     if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.notSignedIn });
     return next({ ctx: { ...ctx, session: ctx.session } });

@@ -8,8 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../shared/constants';
 import { appRouter } from '../src/router';
 import { ENDPOINTS } from '../src/rest/endpoints';
-import { apiKeyDb } from '../src/services/api-keys/schema';
-import { mintDb } from '../src/services/mint/schema';
 import { certForm, makeClient, makeImage, makePdf, signIn } from './helpers';
 import { toB64, walletSign } from './mint-support/flow';
 import {
@@ -374,7 +372,7 @@ const SPECS: Record<string, Spec> = {
     call: (w, a) => trpc(a, 'mutation', 'mint.prepare', { id: w.verified.id }),
     async check(w, _a, r) {
       expect(data(r).transaction).toMatch(/^[A-Za-z0-9+/=]+$/);
-      const attempt = await mintDb(db(w)).selectFrom('mint_attempt').selectAll().where('mint_address', '=', data(r).mint_address).executeTakeFirst();
+      const attempt = await db(w).selectFrom('mint_attempt').selectAll().where('mint_address', '=', data(r).mint_address).executeTakeFirst();
       expect(attempt?.certificate_id).toBe(w.verified.id);
     },
   },
@@ -415,14 +413,14 @@ const SPECS: Record<string, Spec> = {
     writes: true,
     call: (_w, a) => trpc(a, 'mutation', 'apiKeys.create', { name: `extra ${a.role}` }),
     async check(w, a, r) {
-      const row = await apiKeyDb(db(w)).selectFrom('api_key').selectAll().where('id', '=', data(r).api_key.id).executeTakeFirstOrThrow();
+      const row = await db(w).selectFrom('api_key').selectAll().where('id', '=', data(r).api_key.id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ user_id: a.userId, name: `extra ${a.role}`, revoked_at: null });
     },
   },
   'trpc apiKeys.list': {
     call: (_w, a) => trpc(a, 'query', 'apiKeys.list'),
     async check(w, a, r) {
-      const own = await apiKeyDb(db(w)).selectFrom('api_key').select('id').where('user_id', '=', a.userId!).execute();
+      const own = await db(w).selectFrom('api_key').select('id').where('user_id', '=', a.userId!).execute();
       expect(data(r).map((k: { id: string }) => k.id).sort()).toEqual(own.map((k) => k.id).sort());
     },
   },
@@ -430,7 +428,7 @@ const SPECS: Record<string, Spec> = {
     writes: true,
     call: (w, a) => trpc(a, 'mutation', 'apiKeys.revoke', { id: w.victimKey.id }),
     async check(w) {
-      const row = await apiKeyDb(db(w)).selectFrom('api_key').selectAll().where('id', '=', w.victimKey.id).executeTakeFirstOrThrow();
+      const row = await db(w).selectFrom('api_key').selectAll().where('id', '=', w.victimKey.id).executeTakeFirstOrThrow();
       expect(row.revoked_at).not.toBeNull();
       expect((await fetch(`${w.server.url}/api/v1/certificates`, { headers: { authorization: `Bearer ${w.victimKey.key}` } })).status).toBe(401);
     },
@@ -500,7 +498,7 @@ const REST: Record<string, Omit<Spec, 'call'> & { call: (w: World, a: Actor, s: 
     writes: true,
     call: (w, a, _s, ch) => rest(a, ch, 'POST', `/api/v1/mint/${w.verifiedRest.id}`),
     async check(w, _a, r) {
-      const attempt = await mintDb(db(w)).selectFrom('mint_attempt').selectAll().where('mint_address', '=', r.json.mint_address).executeTakeFirst();
+      const attempt = await db(w).selectFrom('mint_attempt').selectAll().where('mint_address', '=', r.json.mint_address).executeTakeFirst();
       expect(attempt?.certificate_id).toBe(w.verifiedRest.id);
     },
   },

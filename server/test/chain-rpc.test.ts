@@ -14,8 +14,8 @@ import { CERTIFICATES_PROGRAM_ID, TOKEN_2022_ID } from '../../shared/program/ids
 import { decodeCertificate } from '../../shared/program/codec';
 import type { Server } from '../src/app';
 import { ChainError } from '../src/services/chain';
-import { recordVerificationIx } from '../src/services/chain/instructions';
-import { RpcChain } from '../src/services/chain/rpc';
+import { recordVerificationIx } from '../../shared/program/instructions';
+import { RemoteChain } from '../src/services/chain/remote';
 import { certForm, makeClient, makePdf, signIn, startTestServer, tmpDataDir, waitFor } from './helpers';
 import { rpcUrlOf } from './rpc-helpers';
 import { startFlakyRpc } from './chain-rpc-support/proxy';
@@ -29,7 +29,7 @@ let a: Server;
 let b: Server;
 let rpcUrl: string;
 let closeRpc: () => Promise<void>;
-let rpcB: RpcChain;
+let rpcB: RemoteChain;
 let dirA: string;
 const operatorA = () => loadOrCreateOperator(path.join(dirA, 'operator.json'));
 const dirs: string[] = [];
@@ -51,7 +51,7 @@ beforeAll(async () => {
     OPERATOR_KEYPAIR_PATH: path.join(dirA, 'operator.json'),
   });
   expect(b.services.chain.mode).toBe('rpc');
-  rpcB = b.services.chain as RpcChain;
+  rpcB = b.services.chain as RemoteChain;
 }, 120_000);
 
 afterAll(async () => {
@@ -207,7 +207,7 @@ describe('server B on the RPC chain (A /rpc)', () => {
   it('re-broadcasts a dropped transaction until it lands; reports expiry when its blockhash runs out', { timeout: 60_000 }, async () => {
     const flaky = await startFlakyRpc(rpcUrl);
     try {
-      const chain = await RpcChain.connect({ programId: CERTIFICATES_PROGRAM_ID, operator: operatorA(), db: b.services.db, rpcUrl: flaky.url });
+      const chain = await RemoteChain.connect({ programId: CERTIFICATES_PROGRAM_ID, operator: operatorA(), db: b.services.db, rpcUrl: flaky.url });
       const pdf = await goodPdf();
       flaky.state.dropSends = 1; // the first broadcast is lost; the re-broadcast lands it
       const receipt = await chain.anchorCertificate({ hash: sha(pdf), holder: Keypair.generate().publicKey }, { kind: 'anchor_certificate' });
@@ -272,5 +272,5 @@ describe('start-up checks in RPC mode', () => {
 });
 
 function recordAs(verifier: PublicKey, hash: Uint8Array) {
-  return recordVerificationIx(CERTIFICATES_PROGRAM_ID, { hash, verified: true, reasonCode: 0, issuerAuthority: null, verifier });
+  return recordVerificationIx(CERTIFICATES_PROGRAM_ID, { hash, verified: true, reasonCode: 0, verifier });
 }

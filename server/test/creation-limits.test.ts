@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
 import { TokenBuckets } from '../src/lib/rate-limit';
-import { creationLimiterFor } from '../src/services/certificates/limits';
 import { footprint, makePdf, newWallet, startTestServer, tmpDataDir } from './helpers';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -80,7 +79,7 @@ async function createRest(server: Server, h: Holder, ip: string): Promise<Answer
 /** Freezes the creation limiter's clock (it also dates the daily budget); returns a setter. */
 function clockOf(server: Server, start = Date.now()) {
   let now = start;
-  creationLimiterFor(server.services.db).now = () => now;
+  server.services.creationLimiter.now = () => now;
   return (t: number) => {
     now = t;
   };

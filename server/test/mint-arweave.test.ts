@@ -8,10 +8,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromHex } from '../../shared/program/codec';
 import { readCertificateNft } from '../src/services/mint';
-import { mintDb } from '../src/services/mint/schema';
-import { tmpDataDir } from './helpers';
+import type { Server } from '../src/app';
+import { startTestServer, tmpDataDir } from './helpers';
 import { addCertificate, holderBrowser, toB64, walletSign } from './mint-support/flow';
-import { startMintTestServer, type MintTestServer } from './mint-support/server';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -23,7 +22,7 @@ const freePort = () =>
 
 let arlocal: ArLocal;
 let arUrl: string;
-let server: MintTestServer;
+let server: Server;
 const dirs: string[] = [];
 
 beforeAll(async () => {
@@ -39,7 +38,7 @@ beforeAll(async () => {
   const walletPath = path.join(dataDir, 'arweave.json');
   fs.writeFileSync(walletPath, JSON.stringify(jwk), { mode: 0o600 });
   expect((await fetch(`${arUrl}/mint/${await arweave.wallets.jwkToAddress(jwk)}/100000000000000`)).ok).toBe(true);
-  server = await startMintTestServer(dataDir, { ARWEAVE_URL: arUrl, ARWEAVE_WALLET_PATH: walletPath });
+  server = await startTestServer(dataDir, { ARWEAVE_URL: arUrl, ARWEAVE_WALLET_PATH: walletPath });
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -54,10 +53,10 @@ describe('mint with Arweave as the permanent store (arlocal)', () => {
     const first = await b.mint.prepare.mutate({ id: cert.id });
     // A second request (the first was abandoned) reuses both uploads.
     const second = await b.mint.prepare.mutate({ id: cert.id });
-    const copies = await mintDb(server.services.db).selectFrom('permanent_copy').selectAll().execute();
+    const copies = await server.services.db.selectFrom('permanent_copy').selectAll().execute();
     expect(copies.map((c) => c.content_type).sort()).toEqual(['application/json', 'application/pdf', 'image/png']);
     expect(copies.every((c) => c.store.startsWith('arweave:') && c.url.startsWith(`${arUrl}/`))).toBe(true);
-    const atts = await mintDb(server.services.db).selectFrom('mint_attempt').select(['mint_address', 'metadata_url', 'pdf_url']).where('certificate_id', '=', cert.id).execute();
+    const atts = await server.services.db.selectFrom('mint_attempt').select(['mint_address', 'metadata_url', 'pdf_url']).where('certificate_id', '=', cert.id).execute();
     expect(new Set(atts.map((a) => a.metadata_url)).size).toBe(1);
 
     const res = await b.mint.submit.mutate({ id: cert.id, signedTransaction: toB64(walletSign(second.transaction, b.holder)) });

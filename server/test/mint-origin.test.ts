@@ -9,14 +9,13 @@ import type { Config } from '../src/config';
 import { createContextInner } from '../src/context';
 import { appRouter } from '../src/router';
 import { mintOriginProblem, permanentOrigin, readCertificateNft, reconcileMints, warnMintOrigin } from '../src/services/mint';
-import { mintDb } from '../src/services/mint/schema';
 import { fromHex } from '../../shared/program/codec';
-import { tmpDataDir } from './helpers';
+import type { Server } from '../src/app';
+import { startTestServer, tmpDataDir } from './helpers';
 import { send, trpcMutation } from './forged-host';
 import { addCertificate, holderBrowser, toB64, walletSign, type Browser } from './mint-support/flow';
-import { startMintTestServer, type MintTestServer } from './mint-support/server';
 
-let server: MintTestServer;
+let server: Server;
 let alice: Browser;
 let permanentBase: string;
 const dirs: string[] = [];
@@ -24,7 +23,7 @@ const dirs: string[] = [];
 beforeAll(async () => {
   const dir = tmpDataDir();
   dirs.push(dir);
-  server = await startMintTestServer(dir);
+  server = await startTestServer(dir);
   alice = await holderBrowser(server);
   permanentBase = `http://localhost:${new URL(server.url).port}`;
 }, 60_000);
@@ -35,10 +34,10 @@ afterAll(async () => {
 
 const cookieOf = (b: Browser) => [...b.jar].map(([k, v]) => `${k}=${v}`).join('; ');
 const userOf = async (b: Browser) => server.services.db.selectFrom('user').selectAll().where('wallet_address', '=', b.wallet.address).executeTakeFirstOrThrow();
-const attemptsOf = (certId: string) => mintDb(server.services.db).selectFrom('mint_attempt').selectAll().where('certificate_id', '=', certId).execute();
+const attemptsOf = (certId: string) => server.services.db.selectFrom('mint_attempt').selectAll().where('certificate_id', '=', certId).execute();
 const allRows = async () => ({
-  attempts: await mintDb(server.services.db).selectFrom('mint_attempt').selectAll().execute(),
-  copies: await mintDb(server.services.db).selectFrom('permanent_copy').selectAll().execute(),
+  attempts: await server.services.db.selectFrom('mint_attempt').selectAll().execute(),
+  copies: await server.services.db.selectFrom('permanent_copy').selectAll().execute(),
 });
 /** A caller whose server runs with `config` (the rest of the services unchanged), signed in as `b`. */
 async function callerWith(config: Config, b: Browser) {
@@ -148,7 +147,6 @@ describe('which origin is permanent', () => {
     const warn = vi.fn();
     const config = realCluster();
     warnMintOrigin(config, warn);
-    warnMintOrigin(config, warn);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0][0]).toMatch(/^Warning: Minting is disabled: ATTESTA_PUBLIC_ORIGIN is not set\./);
     const quiet = vi.fn();
@@ -159,7 +157,7 @@ describe('which origin is permanent', () => {
     const spy = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       await reconcileMints({ ...server.services, config: realCluster() });
-      expect(spy.mock.calls.some((c) => /ATTESTA_PUBLIC_ORIGIN is not set/.test(String(c[0])))).toBe(true);
+      expect(spy.mock.calls.filter((c) => /ATTESTA_PUBLIC_ORIGIN is not set/.test(String(c[0])))).toHaveLength(1);
     } finally {
       spy.mockRestore();
     }

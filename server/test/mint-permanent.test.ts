@@ -8,16 +8,15 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explorerAddressUrl, explorerClusterFor, explorerTxUrl } from '../../shared/explorer';
+import { openDatabase } from '../src/db';
 import type { Database } from '../src/db/schema';
 import { permanentRoutes } from '../src/http/permanent';
 import { nftMetadataJson, shortenName } from '../src/services/mint';
 import { fitOnchainName, mintTxSize } from '../src/services/mint/metadata';
 import { putOnce, sha256Hex, type NamedPermanentStore } from '../src/services/mint/permanent';
 import { BADGE_CONTENT_TYPE, BADGE_SIZE, badgeSvg, renderBadgePng, wrapLines } from '../src/services/mint/badge';
-import { mintDb } from '../src/services/mint/schema';
 import { createLocalPermanentStore } from '../src/services/permanent';
-import { tmpDataDir } from './helpers';
-import { openMintTestDatabase } from './mint-support/server';
+import { testConfig, tmpDataDir } from './helpers';
 
 /** A real 3 MB PDF: one page of text plus a 3 MB incompressible attachment. */
 async function bigPdf(): Promise<Uint8Array> {
@@ -37,7 +36,7 @@ let uploads = 0;
 
 beforeAll(async () => {
   dir = tmpDataDir();
-  db = await openMintTestDatabase(dir);
+  db = (await openDatabase((await testConfig(dir)).database)).db;
   app = Fastify();
   await app.register(permanentRoutes, { dir: path.join(dir, 'permanent') });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -81,7 +80,7 @@ describe('permanent copies served read-only at /permanent/:id', () => {
     const again = await putOnce(db, store, pdf, 'application/pdf');
     expect(again.url).toBe(first.url);
     expect(uploads).toBe(before);
-    expect(await mintDb(db).selectFrom('permanent_copy').selectAll().where('content_sha256', '=', first.sha256).execute()).toHaveLength(1);
+    expect(await db.selectFrom('permanent_copy').selectAll().where('content_sha256', '=', first.sha256).execute()).toHaveLength(1);
   });
 
   it('round-trips the NFT metadata JSON', async () => {

@@ -2,19 +2,18 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromHex } from '../../shared/program/codec';
 import { prepareMint, submitMint, type MintContext } from '../src/services/mint';
-import { mintDb } from '../src/services/mint/schema';
-import { makeClient, signIn, tmpDataDir } from './helpers';
+import type { Server } from '../src/app';
+import { makeClient, signIn, startTestServer, tmpDataDir } from './helpers';
 import { addCertificate, holderBrowser, toB64, walletSign } from './mint-support/flow';
-import { mintClient, startMintTestServer, type MintTestServer } from './mint-support/server';
 
 const dirs: string[] = [];
-const servers: MintTestServer[] = [];
+const servers: Server[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 const start = async (dir: string) => {
-  const s = await startMintTestServer(dir);
+  const s = await startTestServer(dir);
   servers.push(s);
   return s;
 };
@@ -35,9 +34,9 @@ async function setup() {
   return { dir, server, b, cert, user, ctx, prepared, signed };
 }
 
-const stateOf = async (s: MintTestServer, certId: string, sha256: string) => ({
+const stateOf = async (s: Server, certId: string, sha256: string) => ({
   row: await s.services.db.selectFrom('certificate').select(['nft_mint_address', 'mint_signature', 'arweave_url']).where('id', '=', certId).executeTakeFirstOrThrow(),
-  attempts: await mintDb(s.services.db).selectFrom('mint_attempt').select(['mint_address', 'status', 'signature']).where('certificate_id', '=', certId).execute(),
+  attempts: await s.services.db.selectFrom('mint_attempt').select(['mint_address', 'status', 'signature']).where('certificate_id', '=', certId).execute(),
   chainMint: (await s.services.chain.readCertificate(fromHex(sha256)))?.nftMint?.toBase58() ?? null,
   minted: (await s.services.chain.readRegistry())!.mintedCount,
   mintTxs: (await s.services.db.selectFrom('chain_transaction').select('signature').where('kind', '=', 'mint_certificate').where('certificate_id', '=', certId).execute()).length,
@@ -54,7 +53,7 @@ describe('mint recovery', () => {
     await server.close();
 
     const again = await start(dir); // reconcile-on-start
-    expect(again.reconcile).toMatchObject({ checked: 1, minted: 1, errors: [] });
+    expect(again.startup.reconciledMints).toMatchObject({ checked: 1, minted: 1, errors: [] });
     const after = await stateOf(again, cert.id, cert.sha256);
     expect(after.row).toMatchObject({ nft_mint_address: prepared.mint_address, mint_signature: crashed.attempts[0].signature });
     expect(after.row.arweave_url).toMatch(/\/permanent\/[0-9a-f]{64}$/);
@@ -65,7 +64,7 @@ describe('mint recovery', () => {
     // The same browser after the restart: minted once, a retry returns the same NFT.
     const c = makeClient(again.url);
     for (const [k, v] of b.jar) c.jar.set(k, v);
-    const m = mintClient(again.url, c.fetch).mint;
+    const m = c.client.mint;
     await expect(m.prepare.mutate({ id: cert.id })).rejects.toThrow('This certificate is already minted.');
     expect(await m.submit.mutate({ id: cert.id, signedTransaction: signed })).toMatchObject({ mint_address: prepared.mint_address, transaction_signature: crashed.attempts[0].signature });
     expect((await stateOf(again, cert.id, cert.sha256)).minted).toBe(1n);
@@ -91,7 +90,7 @@ describe('mint recovery', () => {
     await server.close();
 
     const again = await start(dir);
-    expect(again.reconcile).toMatchObject({ checked: 1, minted: 1 });
+    expect(again.startup.reconciledMints).toMatchObject({ checked: 1, minted: 1 });
     const after = await stateOf(again, cert.id, cert.sha256);
     expect(after).toMatchObject({ chainMint: prepared.mint_address, minted: 1n, mintTxs: 1 });
     expect(after.row.nft_mint_address).toBe(prepared.mint_address);
@@ -108,7 +107,7 @@ describe('mint recovery', () => {
     const { server, cert, user, ctx, prepared, signed } = await setup();
     await expect(submitMint(ctx, user, { id: cert.id, signedTransaction: signed }, { beforeSend: crash })).rejects.toThrow('simulated crash');
     // The claim is older than any send can take: no other request is working on it.
-    await mintDb(server.services.db).updateTable('mint_attempt').set({ updated_at: new Date(Date.now() - 60_000).toISOString() }).where('certificate_id', '=', cert.id).execute();
+    await server.services.db.updateTable('mint_attempt').set({ updated_at: new Date(Date.now() - 60_000).toISOString() }).where('certificate_id', '=', cert.id).execute();
     const t0 = Date.now();
     expect(await submitMint(ctx, user, { id: cert.id, signedTransaction: signed })).toMatchObject({ mint_address: prepared.mint_address });
     expect(Date.now() - t0).toBeLessThan(4_000);
@@ -118,18 +117,18 @@ describe('mint recovery', () => {
   it('an in-flight attempt whose blockhash expired is closed on restart, and a new mint works', { timeout: 120_000 }, async () => {
     const { dir, server, b, cert, user, ctx, signed } = await setup();
     await expect(submitMint(ctx, user, { id: cert.id, signedTransaction: signed }, { beforeSend: crash })).rejects.toThrow('simulated crash');
-    await mintDb(server.services.db).updateTable('mint_attempt').set({ expires_at: Date.now() - 1 }).where('certificate_id', '=', cert.id).execute();
+    await server.services.db.updateTable('mint_attempt').set({ expires_at: Date.now() - 1 }).where('certificate_id', '=', cert.id).execute();
     await server.close();
 
     const again = await start(dir);
-    expect(again.reconcile).toMatchObject({ checked: 1, minted: 0, closed: 1 });
+    expect(again.startup.reconciledMints).toMatchObject({ checked: 1, minted: 0, closed: 1 });
     const closed = await stateOf(again, cert.id, cert.sha256);
     expect(closed).toMatchObject({ chainMint: null, minted: 0n });
     expect(closed.attempts.map((a) => a.status)).toEqual(['expired']);
 
     const c = makeClient(again.url);
     await signIn(c, b.wallet);
-    const m = mintClient(again.url, c.fetch).mint;
+    const m = c.client.mint;
     const next = await m.prepare.mutate({ id: cert.id });
     expect((await m.submit.mutate({ id: cert.id, signedTransaction: toB64(walletSign(next.transaction, b.holder)) })).mint_address).toBe(next.mint_address);
     expect((await stateOf(again, cert.id, cert.sha256)).minted).toBe(1n);

@@ -6,23 +6,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSOCIATED_TOKEN_ID, TOKEN_2022_ID } from '../../shared/program/ids';
 import { fromHex } from '../../shared/program/codec';
 import { ChainError } from '../src/services/chain';
-import { revokeCertificateIx } from '../src/services/chain/instructions';
+import { revokeCertificateIx } from '../../shared/program/instructions';
 import { readCertificateNft } from '../src/services/mint';
-import { mintDb } from '../src/services/mint/schema';
 import { closeOcr, recognizeText } from '../src/services/ocr';
-import { makeClient, tmpDataDir } from './helpers';
+import type { Server } from '../src/app';
+import { makeClient, startTestServer, tmpDataDir } from './helpers';
 import { addCertificate, holderBrowser, toB64, walletSign, type Browser } from './mint-support/flow';
-import { mintClient, startMintTestServer, type MintTestServer } from './mint-support/server';
 
 const HOLDER_NAME = 'Ada Lovelace';
-let server: MintTestServer;
+let server: Server;
 let alice: Browser;
 const dirs: string[] = [];
 
 beforeAll(async () => {
   const dir = tmpDataDir();
   dirs.push(dir);
-  server = await startMintTestServer(dir);
+  server = await startTestServer(dir);
   alice = await holderBrowser(server);
   await alice.client.profile.update.mutate({ full_name: HOLDER_NAME });
 }, 60_000);
@@ -33,7 +32,7 @@ afterAll(async () => {
 });
 
 const mintedCount = async () => (await server.services.chain.readRegistry())!.mintedCount;
-const attempts = (certId: string) => mintDb(server.services.db).selectFrom('mint_attempt').selectAll().where('certificate_id', '=', certId).orderBy('created_at').execute();
+const attempts = (certId: string) => server.services.db.selectFrom('mint_attempt').selectAll().where('certificate_id', '=', certId).orderBy('created_at').execute();
 
 describe('mint through the holder wallet', () => {
   it('mints a verified certificate as a soulbound Token-2022 NFT with a permanent copy', { timeout: 90_000 }, async () => {
@@ -170,7 +169,7 @@ describe('mint through the holder wallet', () => {
     expect((await bob.mint.submit.mutate({ id: bobs.id, signedTransaction: signedByBob })).mint_address).toBe(prepared.mint_address);
 
     // Not signed in.
-    const anon = mintClient(server.url, makeClient(server.url).fetch).mint;
+    const anon = makeClient(server.url).client.mint;
     await expect(anon.prepare.mutate({ id: bobs.id })).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
   });
 
@@ -178,7 +177,7 @@ describe('mint through the holder wallet', () => {
     // A second server over its own data dir with the worker off keeps the certificate pending.
     const dir = tmpDataDir();
     dirs.push(dir);
-    const s2 = await startMintTestServer(dir, { ATTESTA_WORKER: 'false' });
+    const s2 = await startTestServer(dir, { ATTESTA_WORKER: 'false' });
     try {
       const b = await holderBrowser(s2);
       const { cert } = await addCertificate(b, { wait: false });
@@ -263,11 +262,11 @@ describe('mint through the holder wallet', () => {
     const st = Object.fromEntries((await attempts(cert.id)).map((a) => [a.mint_address, a.status]));
     expect(st).toEqual({ [winner]: 'minted', [loser]: 'superseded' });
     // The DB guard itself: a second recorded (or in-flight) attempt for the certificate is impossible.
-    const setLoser = (status: 'minted' | 'submitted') => mintDb(server.services.db).updateTable('mint_attempt').set({ status }).where('mint_address', '=', loser).execute();
+    const setLoser = (status: 'minted' | 'submitted') => server.services.db.updateTable('mint_attempt').set({ status }).where('mint_address', '=', loser).execute();
     await expect(setLoser('minted')).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
-    await mintDb(server.services.db).updateTable('mint_attempt').set({ status: 'submitted' }).where('mint_address', '=', winner).execute();
+    await server.services.db.updateTable('mint_attempt').set({ status: 'submitted' }).where('mint_address', '=', winner).execute();
     await expect(setLoser('submitted')).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
-    await mintDb(server.services.db).updateTable('mint_attempt').set({ status: 'minted' }).where('mint_address', '=', winner).execute();
+    await server.services.db.updateTable('mint_attempt').set({ status: 'minted' }).where('mint_address', '=', winner).execute();
     // The loser's transaction, sent later, is answered with the winner's mint.
     expect((await alice.mint.submit.mutate({ id: cert.id, signedTransaction: winner === p1.mint_address ? s2 : s1 })).mint_address).toBe(winner);
   });
@@ -293,7 +292,7 @@ describe('mint through the holder wallet', () => {
   it('refuses an expired mint request', { timeout: 60_000 }, async () => {
     const { cert } = await addCertificate(alice);
     const prepared = await alice.mint.prepare.mutate({ id: cert.id });
-    await mintDb(server.services.db).updateTable('mint_attempt').set({ expires_at: Date.now() - 1 }).where('mint_address', '=', prepared.mint_address).execute();
+    await server.services.db.updateTable('mint_attempt').set({ expires_at: Date.now() - 1 }).where('mint_address', '=', prepared.mint_address).execute();
     await expect(alice.mint.submit.mutate({ id: cert.id, signedTransaction: toB64(walletSign(prepared.transaction, alice.holder)) })).rejects.toThrow(
       'This mint request has expired. Please try again.',
     );

@@ -5,14 +5,17 @@ import { Keypair, Transaction } from '@solana/web3.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointsFromOpenApi } from '../../app/src/features/api-docs/openapi';
-import Fastify from 'fastify';
-import { ENDPOINTS, registerRestApi } from '../src/rest';
+import { loadConfig } from '../src/config';
+import { ENDPOINTS } from '../src/rest';
 import { jsonSchema } from '../src/rest/openapi';
-import { makeImage, makePdf, newWallet, waitFor } from './helpers';
-import { OpenApiChecker, restUser, startRestTestServer, type RestTestServer } from './rest-support/server';
+import fs from 'node:fs';
+import type { Server } from '../src/app';
+import { makeImage, makePdf, newWallet, startTestServer, tmpDataDir, waitFor } from './helpers';
+import { OpenApiChecker, restUser } from './rest-support/server';
 
 const RATE = 300;
-let server: RestTestServer;
+const dir = tmpDataDir();
+let server: Server;
 let api: OpenApiChecker;
 let alice: Awaited<ReturnType<typeof restUser>>;
 let bob: Awaited<ReturnType<typeof restUser>>;
@@ -56,7 +59,7 @@ async function waitStatus(token: string, id: string, want: 'verified' | 'rejecte
 }
 
 beforeAll(async () => {
-  server = await startRestTestServer({ API_RATE_LIMIT_PER_MIN: String(RATE) });
+  server = await startTestServer(dir, { API_RATE_LIMIT_PER_MIN: String(RATE) });
   const res = await fetch(`${server.url}/api/openapi.json`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -68,6 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('OpenAPI document', () => {
@@ -467,8 +471,7 @@ describe('rate limit', () => {
 describe('configuration', () => {
   it('API_RATE_LIMIT_PER_MIN must be a positive integer (the start fails, naming it)', async () => {
     for (const bad of ['abc', '0', '1.5']) {
-      const svc = { ...server.services, config: { ...server.services.config, env: { API_RATE_LIMIT_PER_MIN: bad } } };
-      await expect(registerRestApi(Fastify(), svc)).rejects.toThrow(/API_RATE_LIMIT_PER_MIN must be a positive integer/);
+      expect(() => loadConfig({ API_RATE_LIMIT_PER_MIN: bad })).toThrow(/API_RATE_LIMIT_PER_MIN must be a positive integer/);
     }
     expect(api.doc.info.description).toContain(`${RATE} requests per minute`);
   });

@@ -13,9 +13,9 @@ import type { AddressInfo } from 'node:net';
 import bs58 from 'bs58';
 import type { Server } from '../src/app';
 import { OPERATOR_RESERVE_LAMPORTS } from '../src/services/chain/embedded';
-import { AIRDROP_LIMITS, AirdropLimiter, clientKey } from '../src/rpc/faucet';
-import { PUBSUB_LIMITS, pubSubStats, registerPubSub } from '../src/rpc/websocket';
-import { journalEvents } from '../src/rpc/journal';
+import { AIRDROP_LIMITS, AirdropLimiter, clientKey } from '../src/json-rpc/faucet';
+import { PUBSUB_LIMITS, pubSubStats, registerPubSub } from '../src/json-rpc/websocket';
+import type { EmbeddedChain } from '../src/services/chain/embedded';
 import { tmpDataDir } from './helpers';
 import { openRpcSocket, rpcCall, startRpcServer } from './rpc-helpers';
 
@@ -226,7 +226,7 @@ describe('PubSub: bounded subscriptions and sockets (item 10)', () => {
   let landedListeners = 0;
   beforeAll(async () => {
     s = await startRpcServer(dir());
-    landedListeners = journalEvents(s.server.services.chain).listenerCount('landed');
+    landedListeners = (s.server.services.chain as EmbeddedChain).landedListenerCount;
   });
   afterAll(async () => {
     await s?.close();
@@ -254,11 +254,11 @@ describe('PubSub: bounded subscriptions and sockets (item 10)', () => {
     expect((await ws.call('signatureUnsubscribe', [ok[0].result])).result).toBe(true);
     expect(pubSubStats(s.server.app).subscriptions).toBe(PUBSUB_LIMITS.subscriptionsPerSocket - 1);
     expect(typeof (await ws.call('slotSubscribe')).result).toBe('number');
-    expect(journalEvents(s.server.services.chain).listenerCount('landed')).toBe(landedListeners + 1);
+    expect((s.server.services.chain as EmbeddedChain).landedListenerCount).toBe(landedListeners + 1);
 
     await ws.close();
     expect(pubSubStats(s.server.app)).toEqual({ sockets: 0, subscriptions: 0, addresses: 0 });
-    expect(journalEvents(s.server.services.chain).listenerCount('landed')).toBe(landedListeners);
+    expect((s.server.services.chain as EmbeddedChain).landedListenerCount).toBe(landedListeners);
   });
 
   it(`at most ${PUBSUB_LIMITS.socketsPerAddress} sockets per client address: the next is closed with 1008 and why; closing one frees a slot`, async () => {
@@ -280,7 +280,7 @@ describe('PubSub: bounded subscriptions and sockets (item 10)', () => {
 
     for (const ws of open) await ws.close();
     expect(pubSubStats(s.server.app)).toEqual({ sockets: 0, subscriptions: 0, addresses: 0 });
-    expect(journalEvents(s.server.services.chain).listenerCount('landed')).toBe(landedListeners);
+    expect((s.server.services.chain as EmbeddedChain).landedListenerCount).toBe(landedListeners);
   });
 
   it('a socket dropped without a close frame is freed as well', async () => {
@@ -290,7 +290,7 @@ describe('PubSub: bounded subscriptions and sockets (item 10)', () => {
     ws.destroy();
     await ws.closed;
     await expect.poll(() => pubSubStats(s.server.app)).toEqual({ sockets: 0, subscriptions: 0, addresses: 0 });
-    expect(journalEvents(s.server.services.chain).listenerCount('landed')).toBe(landedListeners);
+    expect((s.server.services.chain as EmbeddedChain).landedListenerCount).toBe(landedListeners);
   });
 
   it('a client that vanished without a FIN (no pong to the heartbeat ping) is dropped; one that answers stays', async () => {
@@ -400,7 +400,7 @@ describe('replayed transactions are refused before they run (item 11)', () => {
     const holder = Keypair.generate();
     const anchor = await chain.anchorCertificate({ hash: new Uint8Array(32).map((_, i) => 200 - i), holder: holder.publicKey }, { kind: 'anchor_certificate' });
     landed.push({ name: 'anchor', ...(await wireOf(anchor.signature)) });
-    const verdictParams = { hash: new Uint8Array(32).map((_, i) => 200 - i), verified: true, reasonCode: 0, issuerAuthority: null };
+    const verdictParams = { hash: new Uint8Array(32).map((_, i) => 200 - i), verified: true, reasonCode: 0 };
     const verdict = await chain.recordVerification(verdictParams, { kind: 'record_verification' });
     landed.push({ name: 'verdict', ...(await wireOf(verdict.signature)) });
     const airdrop = (await rpcCall(s.url, body('requestAirdrop', [holder.publicKey.toBase58(), SOL]))).json.result as string;

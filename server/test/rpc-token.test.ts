@@ -4,11 +4,10 @@ import { TOKEN_2022_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/sp
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSOCIATED_TOKEN_ID, TOKEN_2022_ID } from '../../shared/program/ids';
-import { parseTokenAccountData, tokenAmount, unpackMint } from '../src/rpc/parse-token';
-import { mintDb } from '../src/services/mint/schema';
-import { tmpDataDir } from './helpers';
+import { parseTokenAccountData, tokenAmount, unpackMint } from '../src/json-rpc/parse-token';
+import type { Server } from '../src/app';
+import { startTestServer, tmpDataDir } from './helpers';
 import { addCertificate, holderBrowser, toB64, walletSign, type Browser } from './mint-support/flow';
-import { startMintTestServer, type MintTestServer } from './mint-support/server';
 import { rpcCall } from './rpc-helpers';
 
 // jsonParsed for Token-2022 on the embedded chain's /rpc, as a validator answers it (Agave's
@@ -16,7 +15,7 @@ import { rpcCall } from './rpc-helpers';
 // — what wallets and explorers pointed at a local chain call to show the certificate NFT.
 
 const dir = tmpDataDir();
-let server: MintTestServer;
+let server: Server;
 let conn: Connection;
 let rpc: string;
 let alice: Browser;
@@ -24,14 +23,14 @@ let minted: { mint: PublicKey; ata: PublicKey; uri: string; name: string; sha256
 const body = (method: string, params?: unknown[]) => ({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) });
 
 beforeAll(async () => {
-  server = await startMintTestServer(dir);
+  server = await startTestServer(dir);
   rpc = `${server.url}/rpc`;
   conn = new Connection(rpc, 'confirmed');
   alice = await holderBrowser(server);
   const { cert } = await addCertificate(alice, { title: 'Certificate of Completion' });
   const prepared = await alice.mint.prepare.mutate({ id: cert.id });
   const res = await alice.mint.submit.mutate({ id: cert.id, signedTransaction: toB64(walletSign(prepared.transaction, alice.holder)) });
-  const attempt = await mintDb(server.services.db).selectFrom('mint_attempt').select('metadata_url').where('mint_address', '=', res.mint_address).executeTakeFirstOrThrow();
+  const attempt = await server.services.db.selectFrom('mint_attempt').select('metadata_url').where('mint_address', '=', res.mint_address).executeTakeFirstOrThrow();
   const mint = new PublicKey(res.mint_address);
   minted = {
     mint,

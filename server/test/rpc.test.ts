@@ -16,7 +16,7 @@ import { loadOrCreateDemoKeys } from '../src/services/demo/keys';
 import { tmpDataDir } from './helpers';
 import { rpcCall, startRpcServer } from './rpc-helpers';
 import Fastify from 'fastify';
-import { registerJsonRpc } from '../src/rpc';
+import { registerJsonRpc } from '../src/json-rpc';
 
 // The embedded chain's JSON-RPC through a real web3.js Connection (HTTP + WebSocket) and raw
 // JSON-RPC bodies for the protocol's edges. Demo data: cert-1 verified, cert-2 pending, cert-3 rejected.

@@ -4,7 +4,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
-import { DEFAULT_SIGN_IN_LIMITS, issueNonce, loadSignInLimits, signInLimiterFor, type SignInLimiter } from '../src/services/auth';
+import { loadConfig } from '../src/config';
+import { issueNonce, type SignInLimiter } from '../src/services/auth';
 import { newWallet, startTestServer, tmpDataDir } from './helpers';
 
 interface Reply {
@@ -57,7 +58,7 @@ beforeAll(async () => {
     SIGN_IN_RATE_LIMIT_WINDOW_SEC: '60',
     API_RATE_LIMIT_PER_MIN: '1000',
   });
-  limiter = signInLimiterFor(server.services.db);
+  limiter = server.services.signInLimiter;
   limiter.now = () => clock;
 });
 afterAll(async () => {
@@ -258,9 +259,8 @@ describe('sign-in replay and forgery', () => {
 
 describe('configuration', () => {
   it('defaults a real product would use, overridable through the environment', () => {
-    expect(DEFAULT_SIGN_IN_LIMITS).toEqual({ perIp: 60, perWallet: 10, windowMs: 600_000 });
-    expect(loadSignInLimits({})).toEqual(DEFAULT_SIGN_IN_LIMITS);
-    expect(loadSignInLimits({ SIGN_IN_RATE_LIMIT_PER_IP: '1000000', SIGN_IN_RATE_LIMIT_WINDOW_SEC: '1' })).toEqual({ perIp: 1_000_000, perWallet: 10, windowMs: 1000 });
+    expect(loadConfig({}).limits.signIn).toEqual({ perIp: 60, perWallet: 10, windowMs: 600_000 });
+    expect(loadConfig({ SIGN_IN_RATE_LIMIT_PER_IP: '1000000', SIGN_IN_RATE_LIMIT_WINDOW_SEC: '1' }).limits.signIn).toEqual({ perIp: 1_000_000, perWallet: 10, windowMs: 1000 });
   });
 
   it('an invalid value stops the server from starting, naming the variable', async () => {

@@ -273,11 +273,11 @@ describe('abuse limits', () => {
 
 describe('configuration', () => {
   it('half a Telegram or SMTP configuration is refused loudly', async () => {
-    const { loadSupportConfig } = await import('../src/services/support/config');
-    expect(() => loadSupportConfig({ TELEGRAM_BOT_TOKEN: TOKEN })).toThrow(/TELEGRAM_CHAT_ID/);
-    expect(() => loadSupportConfig({ SMTP_URL: 'smtp://x' })).toThrow(/CONTACT_TO/);
-    expect(() => loadSupportConfig({ CHAT_API_URL: 'not a url' })).toThrow(/CHAT_API_URL/);
-    expect(loadSupportConfig({})).toMatchObject({ chat: null, telegram: null, smtp: null });
+    const { loadConfig } = await import('../src/config');
+    expect(() => loadConfig({ TELEGRAM_BOT_TOKEN: TOKEN })).toThrow(/TELEGRAM_CHAT_ID/);
+    expect(() => loadConfig({ SMTP_URL: 'smtp://x' })).toThrow(/CONTACT_TO/);
+    expect(() => loadConfig({ CHAT_API_URL: 'not a url' })).toThrow(/CHAT_API_URL/);
+    expect(loadConfig({}).support).toMatchObject({ chat: null, telegram: null, smtp: null });
   });
 });
 

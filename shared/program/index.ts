@@ -3,6 +3,7 @@ export * from './ids';
 export * from './pda';
 export * from './codec';
 export * from './reasons';
+export * from './names';
 export * from './discriminators';
 export * from './mint';
 export * from './instructions';

@@ -1,5 +1,6 @@
 // Output shapes of the API (snake_case as in SEED-SPEC.md §3). The server builds them from rows.
 import type { CertificateStatusName, LogStatus, TrustTierName } from '../constants';
+import type { VerificationDetailsDto } from './details';
 
 export interface UserDto {
   id: string;
@@ -11,14 +12,7 @@ export interface UserDto {
   updated_at: string;
 }
 
-export interface VerificationDetails {
-  reason?: string;
-  reason_code?: number;
-  reason_name?: string;
-  tier?: TrustTierName;
-  issuer?: { authority: string; name: string } | null;
-  [key: string]: unknown;
-}
+export type { VerificationDetails, VerificationDetailsDto, VerificationDetailsKind } from './details';
 
 export interface CertificateDto {
   id: string;
@@ -33,7 +27,7 @@ export interface CertificateDto {
   certificate_url: string;
   verification_status: CertificateStatusName;
   /** Parsed object (the seed stored it as JSON text). */
-  verification_details: VerificationDetails | null;
+  verification_details: VerificationDetailsDto | null;
   created_at: string;
   updated_at: string;
   arweave_url: string | null;
@@ -96,7 +90,7 @@ export interface PublicCertificateDto {
   program_name: string;
   issue_date: string;
   verification_status: CertificateStatusName;
-  verification_details: VerificationDetails | null;
+  verification_details: VerificationDetailsDto | null;
   holder_name: string;
   holder_photo_url: string | null;
   holder_wallet: string;

@@ -3,3 +3,4 @@ export * from './auth';
 export * from './profile';
 export * from './certificate';
 export * from './dto';
+export * from './details';

@@ -8,7 +8,7 @@ import { fromHex, toHex } from '../../shared/program/codec';
 import { buildSoulboundMintInstructions } from '../../shared/program/mint';
 import { certificatePda } from '../../shared/program/pda';
 import { ReasonCode } from '../../shared/program/reasons';
-import { revokeCertificateIx } from '../../server/src/services/chain/instructions';
+import { revokeCertificateIx } from '../../shared/program/instructions';
 import { DEMO_ISSUER_NAME } from '../../server/src/services/demo/seed';
 import { loadOrCreateDemoKeys } from '../../server/src/services/demo/keys';
 import { tmpDataDir } from '../../server/test/helpers';

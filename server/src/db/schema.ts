@@ -3,7 +3,8 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 
 // Ids are made by the app (short random strings), so no Generated<> columns.
 
-// Column types are what better-sqlite3 returns: text, number (integer), Buffer (blob).
+// Column types are what better-sqlite3 returns: text, number (integer), Buffer (blob); db/index.ts reads
+// PostgreSQL's int8/numeric as numbers too. One interface for every table: no module keeps its own.
 
 export interface UserTable {
   id: string;
@@ -115,6 +116,101 @@ export interface ChainMetaTable {
   value: string;
 }
 
+// Migration 0800-mint: the mint flow's attempts (services/mint) and the permanent copies' cache.
+export type MintAttemptStatus = 'prepared' | 'submitted' | 'minted' | 'failed' | 'expired' | 'superseded';
+
+export interface MintAttemptTable {
+  id: string;
+  certificate_id: string;
+  user_id: string;
+  holder_wallet: string;
+  mint_address: string;
+  message: string; // base64
+  message_sha256: string; // hex
+  signature: string; // base58: the fee payer's signature = the transaction id
+  signed_transaction: string | null; // base64, as the holder returned it
+  blockhash: string;
+  last_valid_block_height: number | null;
+  expires_at: number; // epoch ms
+  metadata_url: string;
+  pdf_url: string;
+  status: MintAttemptStatus;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PermanentCopyTable {
+  content_sha256: string;
+  store: string;
+  object_id: string;
+  url: string;
+  content_type: string;
+  size: number;
+  created_at: string;
+}
+
+// Migration 0930-support: the support outbox (services/support/outbox.ts).
+export type OutboxStatus = 'pending' | 'sent' | 'failed' | 'not_configured';
+export type OutboxChannel = 'telegram' | 'smtp';
+
+interface OutboxColumns {
+  id: string;
+  status: OutboxStatus;
+  channel: OutboxChannel | null;
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  forwarded_at: string | null;
+}
+
+export interface ContactMessageTable extends OutboxColumns {
+  name: string;
+  email: string;
+  subject: string;
+  inquiry_type: string;
+  priority: string;
+  message: string;
+}
+
+export interface FeedbackTable extends OutboxColumns {
+  message: string;
+  category: string;
+  user_email: string | null;
+}
+
+// Migration 1000-api-keys.
+export interface ApiKeyTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string; // sha256 hex of the whole key
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+// Migration 1100-rpc-journal: what the embedded chain's JSON-RPC needs beyond chain_transaction
+// (json-rpc/journal.ts writes it, json-rpc and the explorer read it).
+export interface RpcTransactionTable {
+  signature: string;
+  slot: number;
+  block_time: number;
+  wire: Buffer;
+  fee: number;
+  pre_balances: string; // JSON array
+  post_balances: string; // JSON array
+  err: string | null;
+}
+
+export interface RpcTransactionAccountTable {
+  pubkey: string;
+  slot: number;
+  signature: string;
+}
+
+/** Every table of every migration: the one Kysely type of the server. */
 export interface Database {
   user: UserTable;
   sign_in_nonce: SignInNonceTable;
@@ -125,6 +221,13 @@ export interface Database {
   chain_account: ChainAccountTable;
   chain_transaction: ChainTransactionTable;
   chain_meta: ChainMetaTable;
+  mint_attempt: MintAttemptTable;
+  permanent_copy: PermanentCopyTable;
+  contact_message: ContactMessageTable;
+  feedback: FeedbackTable;
+  api_key: ApiKeyTable;
+  rpc_transaction: RpcTransactionTable;
+  rpc_transaction_account: RpcTransactionAccountTable;
 }
 
 export type UserRow = Selectable<UserTable>;
@@ -134,3 +237,6 @@ export type CertificateUpdate = Updateable<CertificateTable>;
 export type VerificationLogRow = Selectable<VerificationLogTable>;
 export type VerificationJobRow = Selectable<VerificationJobTable>;
 export type ChainTransactionRow = Selectable<ChainTransactionTable>;
+export type MintAttemptRow = Selectable<MintAttemptTable>;
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type RpcTransactionRow = Selectable<RpcTransactionTable>;

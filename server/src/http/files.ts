@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { sessionFromRequest } from '../context';
+import { findCertificate } from '../db/certificates';
 import { contentDisposition } from '../services/files/index.js';
 
 /**
@@ -13,7 +14,7 @@ export function registerFileRoutes(app: FastifyInstance, svc: Services) {
   app.get<{ Params: { id: string } }>('/files/certificates/:id', async (req, reply) => {
     // No id holds a NUL, and PostgreSQL cannot even compare one (it was a 500 there).
     if (req.params.id.includes('\0')) return reply.code(404).send({ error: 'Certificate not found' });
-    const cert = await svc.db.selectFrom('certificate').selectAll().where('id', '=', req.params.id).executeTakeFirst();
+    const cert = await findCertificate(svc.db, req.params.id);
     const session = cert ? await sessionFromRequest(svc, req) : null;
     const allowed = cert && (cert.verification_status === 'verified' || session?.user.id === cert.user_id);
     if (!cert || !allowed) return reply.code(404).send({ error: 'Certificate not found' });

@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../services';
 import { RpcCode, RpcError } from './errors';
-import { installTransactionJournal } from './journal';
 import { createMethods, RENT_EPOCH_SENTINEL, type CallContext, type Method } from './methods';
 import { registerPubSub } from './websocket';
-
-export { installTransactionJournal } from './journal';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_BATCH = 100;
@@ -36,7 +33,6 @@ export async function registerJsonRpc(app: FastifyInstance, svc: Services): Prom
     );
     return;
   }
-  await installTransactionJournal(svc.chain, svc.db);
   const { methods, encodeAccount } = createMethods(svc);
   // PubSub on the same path (ws://host/rpc); clients pass it as web3.js's `wsEndpoint`.
   registerPubSub(app, svc.chain, { encodeAccount, path: '/rpc', rentEpochSentinel: RENT_EPOCH_SENTINEL, trustProxy: svc.config.trustProxy });

@@ -1,20 +1,17 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { PublicKey } from '@solana/web3.js';
 import type { FastifyInstance } from 'fastify';
-import type { ChainService } from '../services/chain/types';
+import type { ChainService, LandedTransaction } from '../services/chain/types';
 import { invalidParams, RpcCode, RpcError } from './errors';
 import { clientKey } from './faucet';
-import { journalEvents, type LandedTransaction } from './journal';
+import { acceptKey, Socket } from './ws-socket';
 
 // The validator's PubSub (signatureSubscribe, accountSubscribe, slotSubscribe) on `ws://host/rpc`:
 // web3.js's confirmTransaction waits for its signature subscription before it polls the status,
 // so without this a Connection could never confirm. A minimal RFC 6455 server (text frames,
-// fragmentation, ping/pong, close; no extensions) keeps the server free of another dependency.
+// fragmentation, ping/pong, close; no extensions: ./ws-socket.ts) keeps the server free of another dependency.
 
-const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
-const MAX_MESSAGE = 1024 * 1024;
 
 /**
  * Every WebSocket is anonymous, so what one client can hold is bounded:
@@ -38,11 +35,18 @@ export const PUBSUB_LIMITS = {
 };
 export type PubSubLimits = typeof PUBSUB_LIMITS;
 
-const statsOf = new WeakMap<FastifyInstance, () => { sockets: number; subscriptions: number; addresses: number }>();
+type Stats = { sockets: number; subscriptions: number; addresses: number };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live PubSub state (registerPubSub). */
+    pubSubStats?: () => Stats;
+  }
+}
 
 /** Live PubSub state of a server (tests: caps hold and everything is freed on close). */
-export function pubSubStats(app: FastifyInstance) {
-  return statsOf.get(app)?.() ?? { sockets: 0, subscriptions: 0, addresses: 0 };
+export function pubSubStats(app: FastifyInstance): Stats {
+  return app.pubSubStats?.() ?? { sockets: 0, subscriptions: 0, addresses: 0 };
 }
 
 /** The client address of an upgrade request, as fastify's req.ip: the first X-Forwarded-For entry only with TRUST_PROXY. */
@@ -61,131 +65,12 @@ interface Sub {
   cfg: Record<string, unknown>;
 }
 
-class Socket {
-  private buf = Buffer.alloc(0);
-  private fragments: Buffer[] = [];
-  private closed = false;
-  /** Heartbeat rounds since the client last sent anything (a pong, a request): reset by every read. */
-  private silentRounds = 0;
-  constructor(
-    private readonly sock: Duplex,
-    private readonly onText: (text: string) => void,
-    private readonly onClose: () => void,
-  ) {
-    sock.on('data', (d: Buffer) => this.read(d));
-    sock.on('close', () => this.finish());
-    sock.on('error', () => this.finish());
-    // The HTTP server's sockets allow half-open connections: a client that goes away without a close
-    // frame only ends its side, and 'close' would never come. Its end is the end.
-    sock.on('end', () => this.drop());
-  }
-
-  private finish() {
-    if (this.closed) return;
-    this.closed = true;
-    this.onClose();
-  }
-
-  /** Gone without a close handshake (ended, or silent through a heartbeat): free it now. */
-  drop() {
-    this.sock.destroy();
-    this.finish();
-  }
-
-  /** One heartbeat round: pings; a client that answered nothing (not even a pong) for two rounds is dropped. */
-  heartbeat() {
-    if (++this.silentRounds > 2) return this.drop();
-    this.frame(0x9, Buffer.alloc(0));
-  }
-
-  private read(d: Buffer) {
-    this.silentRounds = 0;
-    this.buf = Buffer.concat([this.buf, d]);
-    for (;;) {
-      if (this.buf.length < 2) return;
-      const b0 = this.buf[0];
-      const b1 = this.buf[1];
-      const fin = (b0 & 0x80) !== 0;
-      const opcode = b0 & 0x0f;
-      const masked = (b1 & 0x80) !== 0;
-      let len = b1 & 0x7f;
-      let off = 2;
-      if (len === 126) {
-        if (this.buf.length < 4) return;
-        len = this.buf.readUInt16BE(2);
-        off = 4;
-      } else if (len === 127) {
-        if (this.buf.length < 10) return;
-        const big = this.buf.readBigUInt64BE(2);
-        if (big > BigInt(MAX_MESSAGE)) return this.close(1009, 'message too big');
-        len = Number(big);
-        off = 10;
-      }
-      // Clients must mask every frame (RFC 6455 §5.1).
-      if (!masked) return this.close(1002, 'unmasked client frame');
-      if (this.buf.length < off + 4 + len) return;
-      const mask = this.buf.subarray(off, off + 4);
-      const payload = Buffer.from(this.buf.subarray(off + 4, off + 4 + len));
-      for (let i = 0; i < payload.length; i++) payload[i] ^= mask[i & 3];
-      this.buf = this.buf.subarray(off + 4 + len);
-      if (opcode === 0x8) return this.close(1000, '');
-      if (opcode === 0x9) {
-        this.frame(0xa, payload);
-        continue;
-      }
-      if (opcode === 0xa) continue;
-      if (opcode === 0x1 || opcode === 0x2 || opcode === 0x0) {
-        this.fragments.push(payload);
-        if (this.fragments.reduce((n, f) => n + f.length, 0) > MAX_MESSAGE) return this.close(1009, 'message too big');
-        if (fin) {
-          const text = Buffer.concat(this.fragments).toString('utf8');
-          this.fragments = [];
-          this.onText(text);
-        }
-        continue;
-      }
-      return this.close(1002, 'unknown opcode');
-    }
-  }
-
-  private frame(opcode: number, payload: Buffer) {
-    if (this.closed) return;
-    const n = payload.length;
-    const head = n < 126 ? Buffer.from([0x80 | opcode, n]) : n < 65536 ? Buffer.alloc(4) : Buffer.alloc(10);
-    if (n >= 126 && n < 65536) {
-      head[0] = 0x80 | opcode;
-      head[1] = 126;
-      head.writeUInt16BE(n, 2);
-    } else if (n >= 65536) {
-      head[0] = 0x80 | opcode;
-      head[1] = 127;
-      head.writeBigUInt64BE(BigInt(n), 2);
-    }
-    this.sock.write(Buffer.concat([head, payload]));
-  }
-
-  send(text: string) {
-    this.frame(0x1, Buffer.from(text, 'utf8'));
-  }
-
-  close(code: number, reason: string) {
-    if (this.closed) return;
-    const p = Buffer.alloc(2 + Buffer.byteLength(reason));
-    p.writeUInt16BE(code, 0);
-    p.write(reason, 2);
-    this.frame(0x8, p);
-    this.sock.end();
-    this.finish();
-  }
-}
-
 export function registerPubSub(
   app: FastifyInstance,
   chain: ChainService,
   p: { encodeAccount: Encoder; path: string; rentEpochSentinel: string; trustProxy?: boolean; limits?: Partial<PubSubLimits> },
 ) {
   const limits: PubSubLimits = { ...PUBSUB_LIMITS, ...p.limits };
-  const events = journalEvents(chain);
   let nextId = 0;
   const sockets = new Map<Socket, Map<number, Sub>>(); // every open socket and its subscriptions
   const perAddress = new Map<string, number>();
@@ -193,7 +78,7 @@ export function registerPubSub(
     for (const ws of [...sockets.keys()]) ws.heartbeat();
   }, limits.heartbeatMs);
   heartbeat.unref();
-  statsOf.set(app, () => ({
+  app.decorate('pubSubStats', () => ({
     sockets: sockets.size,
     subscriptions: [...sockets.values()].reduce((n, subs) => n + subs.size, 0),
     addresses: perAddress.size,
@@ -210,7 +95,7 @@ export function registerPubSub(
       sock.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
       return;
     }
-    const accept = createHash('sha1').update(key + GUID).digest('base64');
+    const accept = acceptKey(key);
     sock.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
 
     // Over a connection cap: accepted, then closed with the reason (browsers cannot read an HTTP
@@ -264,7 +149,7 @@ export function registerPubSub(
         }
       }
     };
-    events.on('landed', onLanded);
+    const unsubscribe = chain.onLanded((t) => void onLanded(t)); // notifications never hold up the send
 
     const ws = new Socket(
       sock,
@@ -272,7 +157,7 @@ export function registerPubSub(
       () => {
         // Everything the socket held goes with it: its subscriptions, its listener, its address slot.
         open = false;
-        events.off('landed', onLanded);
+        unsubscribe();
         subs.clear();
         sockets.delete(ws);
         const n = (perAddress.get(address) ?? 1) - 1;

@@ -29,6 +29,10 @@ import type { CertificateDto, VerificationLogDto } from '../../../shared/schemas
 import type { Context } from '../context';
 import { appRouter } from '../router';
 import type { Services } from '../services';
+import { DomainError } from '../lib/errors';
+import { hasNul, NUL_MESSAGE } from '../lib/nul';
+import { verificationUrl } from '../services/certificates/dto';
+import { createCertificate } from '../services/certificates/intake';
 import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signInChainId, signInDomainFor, signInExpectation, signOut } from '../services/auth';
 import type { UserRow } from '../db/schema';
 import { RestError, badRequest, toRestError } from './errors';
@@ -68,7 +72,7 @@ export interface Endpoint {
   responses: Record<number, { description: string; schema: z.ZodType }>;
   /** Documented error statuses (500 is implied). */
   errors: number[];
-  /** Served elsewhere (http/verify.ts): documented here, not registered again. */
+  /** Served by its own route (./verify-hash.ts, the hot path): documented here, not registered again. */
   external?: boolean;
   handler?: (a: HandlerArgs) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 }
@@ -123,12 +127,12 @@ export const ENDPOINTS: Endpoint[] = [
     body: { contentType: 'application/json', schema: restNonceRequest, required: true },
     responses: { 200: { description: 'The message to sign', schema: restNonceResponse } },
     errors: [400, 429],
-    async handler({ req, reply, ctx }) {
-      await call(async () => limitSignInByClient({ ...ctx, res: reply }, 'nonce'));
+    async handler({ req, ctx }) {
+      await call(async () => limitSignInByClient(ctx, 'nonce'));
       const input = parse(restNonceRequest, req.body);
       // The message names ATTESTA_PUBLIC_ORIGIN or this server's own address, never the request's Host.
       const { domain, uri } = await call(async () => signInDomainFor(ctx.config, req));
-      await call(async () => limitNonceByWallet({ ...ctx, res: reply }, input.wallet_address));
+      await call(async () => limitNonceByWallet(ctx, input.wallet_address));
       const r = await call(() => issueNonce(ctx.db, { address: input.wallet_address, domain, uri, chainId: signInChainId(ctx.config) }));
       return ok({ message: r.message, nonce: r.nonce, expires_at: r.expiresAt });
     },
@@ -145,8 +149,8 @@ export const ENDPOINTS: Endpoint[] = [
     body: { contentType: 'application/json', schema: restConnectRequest, required: true },
     responses: { 200: { description: 'Connected', schema: restConnectResponse } },
     errors: [400, 401, 429],
-    async handler({ req, reply, ctx }) {
-      await call(async () => limitSignInByClient({ ...ctx, res: reply }, 'signIn'));
+    async handler({ req, ctx }) {
+      await call(async () => limitSignInByClient(ctx, 'signIn'));
       const input = parse(restConnectRequest, req.body);
       const r = await call(() => signIn(ctx.db, { address: input.wallet_address, message: input.message, signature: input.signature, expect: signInExpectation(ctx.config, req) }));
       return ok({ token: r.token, expires_at: new Date(r.expiresAt).toISOString(), user: { id: r.user.id, wallet_address: r.user.wallet_address, full_name: r.user.full_name } });
@@ -199,7 +203,7 @@ export const ENDPOINTS: Endpoint[] = [
     body: { contentType: 'multipart/form-data', schema: restCreateCertificateFields, required: true },
     responses: { 201: { description: 'Created (pending verification)', schema: restCreateCertificateResponse } },
     errors: [400, 401, 409, 413, 415, 429],
-    async handler({ req, reply, ctx }) {
+    async handler({ req, auth, ctx }) {
       if (!Buffer.isBuffer(req.body)) throw new RestError(415, 'unsupported_media_type', 'Send the certificate as multipart/form-data.');
       let form: FormData;
       try {
@@ -207,14 +211,13 @@ export const ENDPOINTS: Endpoint[] = [
       } catch {
         throw new RestError(400, 'bad_request', 'The multipart form could not be read.');
       }
-      const input = parse(restCreateCertificateFields, formDataToObject(form));
-      // The tRPC procedure's form names the file certificate_file.
-      const fd = new FormData();
-      for (const k of ['title', 'institution_name', 'program_name', 'issue_date'] as const) fd.set(k, input[k]);
-      fd.set('certificate_file', input.file);
-      // With the reply in the context, the creation limits' 429 carries its Retry-After here too.
-      const c = await call(() => appRouter.createCaller({ ...ctx, res: reply }).certificate.create(fd), 'file');
-      return ok({ id: c.id, status: c.verification_status, verification_url: c.verification_url }, 201, { location: `/api/v1/certificates/${encodeURIComponent(c.id)}` });
+      const { file, ...details } = parse(restCreateCertificateFields, formDataToObject(form));
+      if (hasNul({ ...details, file })) throw toRestError(new DomainError('BAD_REQUEST', NUL_MESSAGE), 'file');
+      // The same intake as the web app's certificate.create (limits, checks, anchor, job).
+      const c = await call(() => createCertificate(ctx, auth.user, { ...details, certificate_file: file }), 'file');
+      return ok({ id: c.id, status: c.verification_status, verification_url: verificationUrl(ctx.origin, c.user_id, c.id) }, 201, {
+        location: `/api/v1/certificates/${encodeURIComponent(c.id)}`,
+      });
     },
   },
   {

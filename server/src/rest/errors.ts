@@ -3,6 +3,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import type { RestErrorBody, RestErrorCode } from '../../../shared/schemas/rest';
+import { domainErrorOf, type DomainError, type DomainErrorCode } from '../lib/errors';
 import { FileRejectedError } from '../services/files/inspect';
 
 /** Every REST failure leaves as `{error: {code, message, fields?}}` with the matching HTTP status. */
@@ -45,26 +46,49 @@ export function zodFields(err: ZodError): Record<string, string> {
 
 export const badRequest = (err: ZodError) => new RestError(400, 'bad_request', err.issues[0]?.message ?? 'Invalid request', zodFields(err));
 
+const STATUS_OF: Record<DomainErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  TOO_MANY_REQUESTS: 429,
+  BAD_GATEWAY: 502,
+  GATEWAY_TIMEOUT: 504,
+};
+
+/** A domain refusal at the REST edge: its status, its message, Retry-After when it has one. */
+function fromDomain(e: DomainError, fileField?: string): RestError {
+  if (e.cause instanceof FileRejectedError) {
+    const status = e.cause.code === 'too_large' ? 413 : e.cause.code === 'unsupported_type' ? 415 : 400;
+    return new RestError(status, codeFor(status), e.message, fileField ? { [fileField]: e.message } : undefined);
+  }
+  const status = STATUS_OF[e.code];
+  // Internal details never leave the server (they are logged by the caller).
+  if (status >= 500) return new RestError(500, 'internal_error', 'Internal server error', undefined, undefined, e);
+  // On an upload endpoint the service's only BAD_REQUESTs are about the file (e.g. disguised type).
+  if (e.code === 'BAD_REQUEST' && fileField) return new RestError(400, 'bad_request', e.message, { [fileField]: e.message });
+  const headers = e.retryAfterSec !== undefined ? { 'retry-after': String(e.retryAfterSec) } : undefined;
+  return new RestError(status, codeFor(status), e.message, undefined, headers);
+}
+
 /**
- * Maps what the shared services and fastify throw. `fileField` names the upload field of the
+ * Maps what the services (DomainError), the tRPC procedures REST calls and fastify throw. `fileField` names the upload field of the
  * endpoint, so a refused file is reported against it (413 when too large, 415 when not a
  * supported type — the same rules and messages as the web app).
  */
 export function toRestError(e: unknown, fileField?: string): RestError {
   if (e instanceof RestError) return e;
   if (e instanceof ZodError) return badRequest(e);
+  const domain = domainErrorOf(e);
+  if (domain) return fromDomain(domain, fileField);
   if (e instanceof TRPCError) {
-    const cause = e.cause;
-    if (cause instanceof ZodError) return badRequest(cause);
-    if (cause instanceof FileRejectedError) {
-      const status = cause.code === 'too_large' ? 413 : cause.code === 'unsupported_type' ? 415 : 400;
-      return new RestError(status, codeFor(status), e.message, fileField ? { [fileField]: e.message } : undefined);
-    }
+    if (e.cause instanceof ZodError) return badRequest(e.cause);
     const status = getHTTPStatusCodeFromError(e);
     // Internal details never leave the server (they are logged by the caller).
     if (status >= 500) return new RestError(500, 'internal_error', 'Internal server error', undefined, undefined, e.cause ?? e);
-    // On an upload endpoint the service's only BAD_REQUESTs are about the file (e.g. disguised type).
-    if (e.code === 'BAD_REQUEST' && fileField) return new RestError(400, 'bad_request', e.message, { [fileField]: e.message });
     return new RestError(status, codeFor(status), e.message);
   }
   // fastify's own errors (content-type parsing, body limits) carry statusCode and code.

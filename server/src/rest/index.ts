@@ -7,14 +7,10 @@ import { userForSession } from '../services/auth';
 import { ENDPOINTS, type Endpoint, type RestAuth } from './endpoints';
 import { RestError, sendError, toRestError } from './errors';
 import { buildOpenApiDocument } from './openapi';
+import { registerVerifyHashRoute } from './verify-hash';
 
 export { ENDPOINTS } from './endpoints';
 export { buildOpenApiDocument } from './openapi';
-
-export interface RestApiOptions {
-  /** Requests per minute per API key / connect token (per IP for unauthenticated calls). */
-  rateLimitPerMin?: number;
-}
 
 // Certificates are at most 10 MB; the multipart envelope adds a little.
 const MULTIPART_LIMIT = 10 * 1024 * 1024 + 256 * 1024;
@@ -26,22 +22,14 @@ declare module 'fastify' {
   }
 }
 
-/** API_RATE_LIMIT_PER_MIN from the server's environment (config.env), default 60; invalid values stop the start. */
-function rateLimitFrom(services: Services, opts: RestApiOptions): number {
-  if (opts.rateLimitPerMin !== undefined) return opts.rateLimitPerMin;
-  const raw = services.config.env?.API_RATE_LIMIT_PER_MIN;
-  if (raw === undefined || raw === '') return 60;
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`Invalid configuration: API_RATE_LIMIT_PER_MIN must be a positive integer (got "${raw}")`);
-  return v;
-}
-
 /**
- * REST API v1 under /api (SEED-SPEC.md §7) + GET /api/openapi.json. GET /api/v1/verify/hash/:sha256
- * is served by http/verify.ts (documented here, not registered twice).
+ * REST API v1 under /api (SEED-SPEC.md §7) + GET /api/openapi.json, and the public hash verdict
+ * (./verify-hash.ts). Requests per minute per API key / connect token (per IP for unauthenticated
+ * calls): config.limits.apiPerMin (API_RATE_LIMIT_PER_MIN).
  */
-export async function registerRestApi(app: FastifyInstance, services: Services, opts: RestApiOptions = {}) {
-  const perMin = rateLimitFrom(services, opts);
+export async function registerRestApi(app: FastifyInstance, services: Services) {
+  registerVerifyHashRoute(app, services);
+  const perMin = services.config.limits.apiPerMin;
   const limiter = new TokenBucketLimiter(perMin);
   const openapi = JSON.stringify(buildOpenApiDocument(ENDPOINTS, { rateLimitPerMin: perMin }));
 

@@ -1,10 +1,10 @@
-import { TRPCError } from '@trpc/server';
 import { explorerAddressInput, explorerTransactionInput } from '../../../shared/schemas/explorer';
 import { ExplorerNotFound, explorerAddress, explorerTransaction } from '../services/explorer';
+import { fail } from '../lib/errors';
 import { publicProcedure, router } from '../trpc';
 
 const notFound = (e: unknown): never => {
-  if (e instanceof ExplorerNotFound) throw new TRPCError({ code: 'NOT_FOUND', message: e.message });
+  if (e instanceof ExplorerNotFound) fail('NOT_FOUND', e.message);
   throw e;
 };
 

@@ -1,8 +1,9 @@
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { explorerAddressUrl, explorerClusterFor, explorerTxUrl } from '../../../shared/explorer';
 import { certificateId } from '../../../shared/schemas/common';
 import type { Context } from '../context';
+import { findOwn } from '../db/certificates';
+import { fail } from '../lib/errors';
 import { MINT_MESSAGES, permanentOrigin, prepareMint, submitMint } from '../services/mint';
 import { protectedProcedure, router } from '../trpc';
 
@@ -34,14 +35,8 @@ export const mintRouter = router({
 
   /** Explorer links for a minted certificate of the caller (null links when not minted). */
   links: protectedProcedure.input(idInput).query(async ({ ctx, input }) => {
-    const c = await ctx.db
-      .selectFrom('certificate')
-      .select(['nft_mint_address', 'mint_signature', 'arweave_url'])
-      .where('id', '=', input.id)
-      .where('user_id', '=', ctx.session.user.id)
-      .executeTakeFirst();
     // Someone else's id answers like a missing one, as every other own-certificate procedure does.
-    if (!c) throw new TRPCError({ code: 'NOT_FOUND', message: MINT_MESSAGES.notFound });
+    const c = (await findOwn(ctx.db, ctx.session.user.id, input.id)) ?? fail('NOT_FOUND', MINT_MESSAGES.notFound);
     return { mint_address: c.nft_mint_address, arweave_url: c.arweave_url, ...mintLinks(ctx, c.nft_mint_address, c.mint_signature) };
   }),
 });

@@ -1,16 +1,18 @@
 import { chatInput, chatOutput, contactInput, feedbackInput } from '../../../shared/schemas/support';
-import { SUPPORT_LIMITS, supportServiceFor } from '../services/support';
+import { domainErrorOf } from '../lib/errors';
+import { SUPPORT_LIMITS } from '../services/support';
 import { clientKey, type RateLimit } from '../services/support/rate-limit';
 import { publicProcedure, router } from '../trpc';
 
 // Support chat, contact and feedback: public, rate-limited per client address, and every provider
-// credential stays on the server (services/support/config.ts).
+// credential stays on the server (config.ts: config.support).
 
 const withSupport = publicProcedure.use(async ({ ctx, next, path }) => {
-  const result = await next({ ctx: { support: supportServiceFor(ctx.db, ctx.config.env) } });
+  const result = await next();
   // Provider failures are not INTERNAL_SERVER_ERRORs (app.ts logs only those), but operators need them.
-  if (!result.ok && (result.error.code === 'BAD_GATEWAY' || result.error.code === 'GATEWAY_TIMEOUT')) {
-    ctx.req?.log.warn({ path, err: result.error.cause ?? result.error }, 'support provider call failed');
+  const refusal = result.ok ? null : domainErrorOf(result.error);
+  if (refusal && (refusal.code === 'BAD_GATEWAY' || refusal.code === 'GATEWAY_TIMEOUT')) {
+    ctx.req?.log.warn({ path, err: refusal.cause ?? refusal }, 'support provider call failed');
   }
   return result;
 });

@@ -2,29 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import { isPostgres } from '../db/dialect';
 import type { Database } from '../db/schema';
-import { faultPoint } from './certificates/faults';
-import { blobStoreConfigFromEnv, createBlobStore, type BlobStore } from './storage/index.js';
+import { createBlobStore, type BlobStore } from './storage/index.js';
 
 export type { BlobStore };
 
-/** The blob store from configuration: UploadThing when UPLOADTHING_TOKEN is set, else <dataDir>/uploads. */
-export function openBlobStore(config: Config): BlobStore & { kind: 'uploadthing' | 'local' } {
-  const publicBaseUrl = config.publicOrigin ?? `http://localhost:${config.port}`;
-  const store = createBlobStore(blobStoreConfigFromEnv(config.env as NodeJS.ProcessEnv, { dataDir: config.dataDir, publicBaseUrl }));
-  // Crash points for the fault tests (inert unless ATTESTA_FAULT names one; see certificates/faults.ts).
-  const put = store.put.bind(store);
-  const del = store.delete.bind(store);
-  return Object.assign(store, {
-    async put(key: string, bytes: Uint8Array, contentType: string) {
-      const r = await put(key, bytes, contentType);
-      faultPoint('after-blob-put');
-      return r;
-    },
-    async delete(key: string) {
-      faultPoint('before-blob-delete');
-      return del(key);
-    },
-  });
+/** The blob store from configuration (config.storage): UploadThing when UPLOADTHING_TOKEN is set, else <dataDir>/uploads. */
+export function openBlobStore(config: Pick<Config, 'storage'>): BlobStore & { kind: 'uploadthing' | 'local' } {
+  return createBlobStore(config.storage);
 }
 
 /** Folders of blobs that rows own, and the column naming each blob. Other folders are never swept. */

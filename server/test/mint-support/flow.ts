@@ -1,14 +1,13 @@
 import { Keypair, Transaction } from '@solana/web3.js';
 import { certForm, makeClient, makePdf, signIn, waitFor } from '../helpers';
-import { mintClient, type MintTestServer } from './server';
 
-export type Browser = ReturnType<typeof makeClient> & { mint: ReturnType<typeof mintClient>["mint"]; holder: Keypair; wallet: Awaited<ReturnType<typeof signIn>>['wallet'] };
+export type Browser = ReturnType<typeof makeClient> & { mint: ReturnType<typeof makeClient>['client']['mint']; holder: Keypair; wallet: Awaited<ReturnType<typeof signIn>>['wallet'] };
 
 /** A signed-in holder (a real ed25519 wallet) with a cookie jar, and its mint client. */
-export async function holderBrowser(server: MintTestServer): Promise<Browser> {
+export async function holderBrowser(server: { url: string }): Promise<Browser> {
   const c = makeClient(server.url);
   const { wallet } = await signIn(c);
-  return Object.assign(c, { mint: mintClient(server.url, c.fetch).mint, holder: Keypair.fromSecretKey(wallet.secretKey), wallet });
+  return Object.assign(c, { mint: c.client.mint, holder: Keypair.fromSecretKey(wallet.secretKey), wallet });
 }
 
 export const claims = (title = 'Certificate of Completion') => ({ title, institution_name: 'Harbor Institute', program_name: 'Marine Robotics', issue_date: '2025-03-03' });

@@ -20,13 +20,13 @@ export async function startDnsServer(): Promise<{ server: string; zone: TestZone
       for (const q of request.questions) {
         const name = q.name.toLowerCase();
         queries.push(`${name} ${q.type === Packet.TYPE.TXT ? 'TXT' : q.type === Packet.TYPE.A ? 'A' : q.type}`);
-        if (q.type === Packet.TYPE.A) for (const address of zone.a.get(name) ?? []) response.answers.push({ name: q.name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 1, address });
-        if (q.type === Packet.TYPE.TXT) for (const data of zone.txt.get(name) ?? []) response.answers.push({ name: q.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data });
+        if (q.type === Packet.TYPE.A) for (const address of zone.a.get(name) ?? []) response.answers.push({ name: q.name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 1, address } as never); // dns2's typings want a class instance; it encodes plain records
+        if (q.type === Packet.TYPE.TXT) for (const data of zone.txt.get(name) ?? []) response.answers.push({ name: q.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data } as never);
       }
       send(response);
     },
   });
-  await server.listen({ udp: { port: 0, address: '127.0.0.1', type: 'udp4' } });
+  await server.listen({ udp: { port: 0, address: '127.0.0.1', type: 'udp4' } as never }); // `type` is read at run time, missing from the typings
   const port = (server.addresses().udp as { port: number }).port;
   return { server: `127.0.0.1:${port}`, zone, queries, close: () => server.close() };
 }

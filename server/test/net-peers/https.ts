@@ -23,7 +23,7 @@ export async function startHttpsSite(hostnames: string[]): Promise<WellKnownSite
       { name: 'basicConstraints', cA: true },
       { name: 'subjectAltName', altNames: hostnames.map((value) => ({ type: 2, value })) },
     ],
-  });
+  } as Parameters<typeof selfsigned.generate>[1]); // `days` is read at run time, missing from selfsigned 5's typings
   const routes = new Map<string, { status: number; type?: string; body: string }>();
   const requests: string[] = [];
   const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {

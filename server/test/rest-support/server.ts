@@ -1,41 +1,13 @@
-/** The real server (helpers.startTestServer), which serves the REST API, on a temporary data dir. */
-import fs from 'node:fs';
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
+/** REST API test support: a signed-in user with API keys, and the served OpenAPI document as a response checker. */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
-import type { AppRouter } from '../../src/router';
-import type { Services } from '../../src/services';
-import { makeClient, newWallet, signIn, startTestServer, tmpDataDir } from '../helpers';
+import { makeClient, newWallet, signIn } from '../helpers';
 
-export type RestTestRouter = AppRouter;
-
-export interface RestTestServer {
-  url: string;
-  services: Services;
-  composed: boolean;
-  close(): Promise<void>;
-}
-
-export async function startRestTestServer(env: Record<string, string> = {}): Promise<RestTestServer> {
-  const dir = tmpDataDir();
-  const server = await startTestServer(dir, env);
-  return {
-    url: server.url,
-    services: server.services,
-    composed: true,
-    async close() {
-      await server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A signed-in browser (cookie session) with a client that also has apiKeys.*. */
+/** A signed-in browser (cookie session) and its apiKeys.* client. */
 export async function restUser(url: string) {
   const c = makeClient(url);
   const { wallet, user } = await signIn(c, newWallet());
-  const keys = createTRPCClient<RestTestRouter>({ links: [httpBatchLink({ url: `${url}/trpc`, fetch: c.fetch as typeof fetch })] }).apiKeys;
-  return { ...c, wallet, user, keys };
+  return { ...c, wallet, user, keys: c.client.apiKeys };
 }
 
 type Json = Record<string, any>;

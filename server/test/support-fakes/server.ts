@@ -9,6 +9,7 @@ import { testConfig } from '../helpers';
 import type { Context } from '../../src/context';
 import { openDatabase, type Db } from '../../src/db';
 import { supportRouter } from '../../src/routers/support';
+import { SupportService } from '../../src/services/support';
 import { router } from '../../src/trpc';
 
 // A real HTTP server for the support router: fastify + the tRPC adapter + the real database with the
@@ -29,15 +30,16 @@ export async function startSupportServer(env: Record<string, string> = {}): Prom
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-support-'));
   const config = await testConfig(dataDir, env);
   const { db } = await openDatabase(config.database);
+  const support = new SupportService(db, config.support);
 
   const app = Fastify({ logger: false });
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
       router: testRouter,
-      // Support reads config, db and req only; the rest of the services are not started here.
+      // Support reads config, db, the support service and req only; the rest of the services are not started here.
       createContext: async ({ req, res }: CreateFastifyContextOptions) =>
-        ({ config, db, session: null, origin: 'http://localhost', host: 'localhost', secure: false, req, res }) as unknown as Context,
+        ({ config, db, support, session: null, origin: 'http://localhost', host: 'localhost', secure: false, req, res }) as unknown as Context,
     },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,14 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { TRPCError } from '@trpc/server';
 import { API_KEY_MAX_ACTIVE, type ApiKeyDto } from '../../../../shared/schemas/rest';
-import type { Database, UserRow } from '../../db/schema';
+import type { ApiKeyRow, Database, UserRow } from '../../db/schema';
 import { isUniqueViolation } from '../../db/dialect';
+import { DomainError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { apiKeyDb, type ApiKeyRow } from './schema';
 
 export { TokenBucketLimiter } from './rate-limit';
-export type { ApiKeyRow } from './schema';
+export type { ApiKeyRow } from '../../db/schema';
 
 // Keys look like atst_<prefix8>_<secret43>. The prefix is public (lists, logs) and finds the row;
 // only sha256(key) is stored, so a database leak does not leak usable keys.
@@ -36,17 +35,16 @@ export function toApiKeyDto(r: ApiKeyRow): ApiKeyDto {
 
 /** Creates a key; the full key is returned here only — it cannot be shown again. */
 export async function createApiKey(db: Kysely<Database>, userId: string, name: string, now = new Date()): Promise<{ key: string; api_key: ApiKeyDto }> {
-  const kdb = apiKeyDb(db);
-  const active = await kdb.selectFrom('api_key').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  const active = await db.selectFrom('api_key').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
   if (Number(active.n) >= API_KEY_MAX_ACTIVE) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: `You can have at most ${API_KEY_MAX_ACTIVE} active API keys. Revoke one you no longer use.` });
+    throw new DomainError('BAD_REQUEST', `You can have at most ${API_KEY_MAX_ACTIVE} active API keys. Revoke one you no longer use.`);
   }
   for (let attempt = 0; ; attempt++) {
     const prefix = randomString(8, LOWER);
     const key = `${API_KEY_PREFIX}${prefix}_${randomString(43, ALNUM)}`;
     const row: ApiKeyRow = { id: newId('k_'), user_id: userId, name, prefix, key_hash: hashApiKey(key), created_at: now.toISOString(), last_used_at: null, revoked_at: null };
     try {
-      await kdb.insertInto('api_key').values(row).execute();
+      await db.insertInto('api_key').values(row).execute();
       return { key, api_key: toApiKeyDto(row) };
     } catch (e) {
       // 36^8 prefixes: a collision is rare; try a fresh one.
@@ -58,16 +56,15 @@ export async function createApiKey(db: Kysely<Database>, userId: string, name: s
 
 /** The caller's active keys, newest first. */
 export async function listApiKeys(db: Kysely<Database>, userId: string): Promise<ApiKeyDto[]> {
-  const rows = await apiKeyDb(db).selectFrom('api_key').selectAll().where('user_id', '=', userId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').orderBy('id').execute();
+  const rows = await db.selectFrom('api_key').selectAll().where('user_id', '=', userId).where('revoked_at', 'is', null).orderBy('created_at', 'desc').orderBy('id').execute();
   return rows.map(toApiKeyDto);
 }
 
 /** Revokes one of the caller's keys (idempotent). Someone else's key is indistinguishable from a missing one. */
 export async function revokeApiKey(db: Kysely<Database>, userId: string, id: string, now = new Date()): Promise<{ success: true }> {
-  const kdb = apiKeyDb(db);
-  const row = await kdb.selectFrom('api_key').select(['id', 'revoked_at']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'API key not found' });
-  if (!row.revoked_at) await kdb.updateTable('api_key').set({ revoked_at: now.toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  const row = await db.selectFrom('api_key').select(['id', 'revoked_at']).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) throw new DomainError('NOT_FOUND', 'API key not found');
+  if (!row.revoked_at) await db.updateTable('api_key').set({ revoked_at: now.toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
   return { success: true };
 }
 
@@ -77,8 +74,7 @@ export type ApiKeyAuth = { ok: true; user: UserRow; key: ApiKeyRow } | { ok: fal
 export async function authenticateApiKey(db: Kysely<Database>, key: string, now = Date.now()): Promise<ApiKeyAuth> {
   const m = KEY_RE.exec(key);
   if (!m) return { ok: false, reason: 'invalid' };
-  const kdb = apiKeyDb(db);
-  const row = await kdb.selectFrom('api_key').selectAll().where('prefix', '=', m[1]).executeTakeFirst();
+  const row = await db.selectFrom('api_key').selectAll().where('prefix', '=', m[1]).executeTakeFirst();
   if (!row) return { ok: false, reason: 'invalid' };
   const a = Buffer.from(row.key_hash, 'hex');
   const b = Buffer.from(hashApiKey(key), 'hex');
@@ -88,7 +84,7 @@ export async function authenticateApiKey(db: Kysely<Database>, key: string, now 
   if (!user) return { ok: false, reason: 'invalid' };
   if (!row.last_used_at || now - Date.parse(row.last_used_at) >= LAST_USED_GRANULARITY_MS) {
     row.last_used_at = new Date(now).toISOString();
-    await kdb.updateTable('api_key').set({ last_used_at: row.last_used_at }).where('id', '=', row.id).execute();
+    await db.updateTable('api_key').set({ last_used_at: row.last_used_at }).where('id', '=', row.id).execute();
   }
   return { ok: true, user, key: row };
 }

@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ed25519 } from '@noble/curves/ed25519';
 import bs58 from 'bs58';
 import type { Kysely } from 'kysely';
-import { TRPCError } from '@trpc/server';
 import { MESSAGES, SESSION_TTL_MS, SIGN_IN_NONCE_TTL_MS } from '../../../../shared/constants';
 import { buildSignInMessage, parseSignInMessage } from '../../../../shared/schemas/auth';
 import type { SignInChainId } from '../../../../shared/schemas/auth';
 import type { Database, UserRow } from '../../db/schema';
+import { DomainError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { checkSignInFields, type SignInExpectation } from './origin';
 
@@ -43,7 +43,7 @@ export async function issueNonce(db: Kysely<Database>, p: { address: string; dom
   return { nonce, message, expiresAt: new Date(expires).toISOString() };
 }
 
-const unauthorized = (message: string) => new TRPCError({ code: 'UNAUTHORIZED', message });
+const unauthorized = (message: string) => new DomainError('UNAUTHORIZED', message);
 
 export function verifySignature(address: string, message: string, signatureB58: string): boolean {
   try {
@@ -142,13 +142,4 @@ export {
   type SignInExpectation,
 } from './origin';
 
-export {
-  DEFAULT_SIGN_IN_LIMITS,
-  loadSignInLimits,
-  limitNonceByWallet,
-  limitSignInByClient,
-  signInLimiterFor,
-  SignInLimiter,
-  type SignInLimits,
-  type SignInStep,
-} from './limits';
+export { limitNonceByWallet, limitSignInByClient, SignInLimiter, type SignInStep } from './limits';

@@ -1,4 +1,4 @@
-import { TRPCError } from '@trpc/server';
+import { DomainError } from '../../lib/errors';
 import type { FastifyRequest } from 'fastify';
 import type { SignInChainId, SignInMessageFields } from '../../../../shared/schemas/auth';
 import { SIGN_IN_NONCE_TTL_MS } from '../../../../shared/constants';
@@ -99,7 +99,7 @@ export function signInDomainFor(config: OriginConfig, req?: FastifyRequest): { d
   }
   const hosts = localHosts(config, req);
   const host = (req.headers.host ?? '').toLowerCase();
-  if (!hosts.includes(host)) throw new TRPCError({ code: 'BAD_REQUEST', message: SIGN_IN_ORIGIN_MESSAGES.unknownHost(hosts.map((h) => `http://${h}`)) });
+  if (!hosts.includes(host)) throw new DomainError('BAD_REQUEST', SIGN_IN_ORIGIN_MESSAGES.unknownHost(hosts.map((h) => `http://${h}`)));
   return { domain: host, uri: `http://${host}` };
 }
 

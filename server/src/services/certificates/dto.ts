@@ -1,5 +1,7 @@
-import type { CertificateDto, PublicCertificateDto, UserDto, VerificationDetails, VerificationLogDto } from '../../../../shared/schemas/dto';
+import type { CertificateDto, PublicCertificateDto, UserDto, VerificationLogDto } from '../../../../shared/schemas/dto';
+import { parseVerificationDetails } from '../../../../shared/schemas/details';
 import type { TrustTierName } from '../../../../shared/constants';
+import { claimsOf } from '../../db/certificates';
 import type { CertificateRow, UserRow, VerificationLogRow } from '../../db/schema';
 
 // Rows never leave the server as they are: these pick the public fields.
@@ -7,27 +9,16 @@ import type { CertificateRow, UserRow, VerificationLogRow } from '../../db/schem
 export const certificateFileUrl = (origin: string, id: string) => `${origin}/files/certificates/${encodeURIComponent(id)}`;
 export const verificationUrl = (origin: string, userId: string, id: string) => `${origin}/view/${encodeURIComponent(userId)}/${encodeURIComponent(id)}`;
 
-function details(text: string | null): VerificationDetails | null {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as VerificationDetails;
-  } catch {
-    return { reason: text };
-  }
-}
 
 export function toCertificateDto(r: CertificateRow, origin: string): CertificateDto {
   return {
     id: r.id,
     user_id: r.user_id,
-    title: r.title,
-    institution_name: r.institution_name,
-    program_name: r.program_name,
-    issue_date: r.issue_date,
+    ...claimsOf(r),
     verification_url: verificationUrl(origin, r.user_id, r.id),
     certificate_url: certificateFileUrl(origin, r.id),
     verification_status: r.verification_status,
-    verification_details: details(r.verification_details),
+    verification_details: parseVerificationDetails(r.verification_details),
     created_at: r.created_at,
     updated_at: r.updated_at,
     arweave_url: r.arweave_url,
@@ -49,12 +40,9 @@ export function toPublicCertificateDto(r: CertificateRow, holder: Pick<UserRow, 
   return {
     id: r.id,
     user_id: r.user_id,
-    title: r.title,
-    institution_name: r.institution_name,
-    program_name: r.program_name,
-    issue_date: r.issue_date,
+    ...claimsOf(r),
     verification_status: r.verification_status,
-    verification_details: details(r.verification_details),
+    verification_details: parseVerificationDetails(r.verification_details),
     holder_name: holder.full_name,
     holder_photo_url: holder.profile_image_url,
     holder_wallet: r.holder_wallet,

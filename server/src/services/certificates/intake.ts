@@ -1,15 +1,15 @@
 import { PublicKey } from '@solana/web3.js';
-import { TRPCError } from '@trpc/server';
 import { MESSAGES } from '../../../../shared/constants';
 import { fromHex } from '../../../../shared/program/codec';
 import type { CertificateDetails } from '../../../../shared/schemas/certificate';
 import type { CertificateRow, UserRow } from '../../db/schema';
 import { isUniqueViolation } from '../../db/dialect';
+import { DomainError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { ChainError, type ChainReceipt } from '../chain';
 import { FileRejectedError, inspectUpload, safeFileName, sha256Hex, toPdf } from '../files/index.js';
-import { faultPoint } from './faults';
 import { checkDailyAnchors, lockAnchorsOf, reserveCreation, type CreationContext } from './limits';
+import { AWAITING_VERIFICATION, claimsOf, insertCertificate, ownerOfSha256, updateCertificate } from '../../db/certificates';
 
 export const certificateFileKey = (id: string) => `certificates/${id}.pdf`;
 
@@ -27,21 +27,18 @@ export async function readUpload(file: File, kind: 'certificate' | 'photo') {
   try {
     info = await inspectUpload(bytes, { kind });
   } catch (e) {
-    if (e instanceof FileRejectedError) throw new TRPCError({ code: 'BAD_REQUEST', message: e.message, cause: e });
+    if (e instanceof FileRejectedError) throw new DomainError('BAD_REQUEST', e.message, { cause: e });
     throw e;
   }
   const ext = /\.([A-Za-z0-9]+)$/.exec(file.name ?? '')?.[1]?.toLowerCase();
   const claimed = ext ? EXT_TYPE[ext] : undefined;
   if (claimed && claimed !== info.type) {
-    throw new TRPCError({
-      code: 'BAD_REQUEST',
-      message: `This file is named .${ext} but its content is ${TYPE_LABEL[info.type] ?? info.type}. Please upload the original file.`,
-    });
+    throw new DomainError('BAD_REQUEST', `This file is named .${ext} but its content is ${TYPE_LABEL[info.type] ?? info.type}. Please upload the original file.`);
   }
   return { bytes, info };
 }
 
-const conflict = (message: string) => new TRPCError({ code: 'CONFLICT', message });
+const conflict = (message: string) => new DomainError('CONFLICT', message);
 
 /**
  * Adds a certificate for `user` (tRPC certificate.create and REST POST /api/v1/certificates both come
@@ -72,7 +69,7 @@ async function addCertificate(svc: CreationContext, user: UserRow, input: Certif
     try {
       pdf = await toPdf(bytes, info.type);
     } catch (e) {
-      if (e instanceof FileRejectedError) throw new TRPCError({ code: 'BAD_REQUEST', message: e.message, cause: e });
+      if (e instanceof FileRejectedError) throw new DomainError('BAD_REQUEST', e.message, { cause: e });
       throw e;
     }
   }
@@ -80,8 +77,8 @@ async function addCertificate(svc: CreationContext, user: UserRow, input: Certif
   const originalSha256 = info.type === 'pdf' ? null : sha256Hex(bytes);
   const hash = fromHex(sha256);
 
-  const existing = await db.selectFrom('certificate').select(['user_id']).where('sha256', '=', sha256).executeTakeFirst();
-  if (existing) throw conflict(existing.user_id === user.id ? MESSAGES.alreadyAdded : MESSAGES.alreadyRegisteredByOther);
+  const owner = await ownerOfSha256(db, sha256);
+  if (owner) throw conflict(owner === user.id ? MESSAGES.alreadyAdded : MESSAGES.alreadyRegisteredByOther);
   const record = await chain.readCertificate(hash);
   if (record && record.holder.toBase58() !== user.wallet_address) throw conflict(MESSAGES.alreadyRegisteredByOther);
   // Anchored for this wallet earlier but the row is missing (a crash between chain and DB): adopt it.
@@ -93,13 +90,8 @@ async function addCertificate(svc: CreationContext, user: UserRow, input: Certif
   const row: CertificateRow = {
     id,
     user_id: user.id,
-    title: input.title,
-    institution_name: input.institution_name,
-    program_name: input.program_name,
-    issue_date: input.issue_date,
-    verification_status: 'pending',
-    verification_details: null,
-    tier: 'none',
+    ...claimsOf(input),
+    ...AWAITING_VERIFICATION,
     file_key: fileKey,
     file_name: safeFileName(input.certificate_file.name, 'pdf'), // display/download name only, never a path
     file_mime: 'application/pdf',
@@ -125,15 +117,15 @@ async function addCertificate(svc: CreationContext, user: UserRow, input: Certif
       // The budget again, exact this time: this holder's other creations wait for this commit.
       await lockAnchorsOf(trx, user);
       await checkDailyAnchors(svc, user, trx);
-      await trx.insertInto('certificate').values(row).execute();
+      await insertCertificate(trx, row);
       await svc.queue.enqueue(id, trx);
       if (!adopt) {
         // Last inside the transaction: if it fails the rows roll back; if the commit fails we undo it.
         receipt = await chain.anchorCertificate({ hash, holder: new PublicKey(user.wallet_address) }, { db: trx, kind: 'anchor_certificate', certificateId: id });
         row.anchor_signature = receipt.signature;
-        await trx.updateTable('certificate').set({ anchor_signature: receipt.signature }).where('id', '=', id).execute();
+        await updateCertificate(trx, id, { anchor_signature: receipt.signature });
       }
-      faultPoint('before-commit');
+      svc.faults.hit('before-commit');
     });
   } catch (e) {
     (receipt as ChainReceipt | null)?.undo?.();
@@ -142,7 +134,7 @@ async function addCertificate(svc: CreationContext, user: UserRow, input: Certif
     if (isUniqueViolation(e, 'certificate', 'sha256')) throw conflict(MESSAGES.alreadyRegisteredByOther);
     throw e;
   }
-  faultPoint('after-commit');
+  svc.faults.hit('after-commit');
   svc.queue.kick();
   return row;
 }

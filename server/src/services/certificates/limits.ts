@@ -1,9 +1,9 @@
-import { TRPCError } from '@trpc/server';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/schema';
 import { isPostgres } from '../../db/dialect';
-import { clientKey, retryAfterSeconds, TokenBuckets } from '../../lib/rate-limit';
+import { DomainError } from '../../lib/errors';
+import { clientKey, retryAfterSeconds } from '../../lib/rate-limit';
 import type { Services } from '../index';
 
 // Limits on adding certificates. Every certificate is anchored on chain at the operator's expense
@@ -18,21 +18,8 @@ import type { Services } from '../index';
 
 const DAY_MS = 24 * 60 * 60_000;
 
-/** What the limits read from a request: its client address and, to set Retry-After, its reply. */
-export type CreationContext = Services & { req?: FastifyRequest; res?: FastifyReply };
-
-// One set of buckets per database handle: the server has one, each test server its own.
-const limiters = new WeakMap<object, TokenBuckets>();
-
-/** The creation buckets of the server using `db`; its clock (`now`) also dates the daily budget, so tests move it. */
-export function creationLimiterFor(db: Kysely<any>): TokenBuckets {
-  let l = limiters.get(db);
-  if (!l) {
-    l = new TokenBuckets();
-    limiters.set(db, l);
-  }
-  return l;
-}
+/** What the limits read from a request: its client address (the buckets are `creationLimiter`; its clock also dates the daily budget). */
+export type CreationContext = Services & { req?: FastifyRequest };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -50,9 +37,8 @@ function waitWords(ms: number): string {
   return plural(Math.ceil(s / 3600), 'hour');
 }
 
-function tooMany(ctx: CreationContext, retryAfterMs: number, message: string): never {
-  ctx.res?.header('retry-after', String(retryAfterSeconds(retryAfterMs)));
-  throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message });
+function tooMany(retryAfterMs: number, message: string): never {
+  throw new DomainError('TOO_MANY_REQUESTS', message, { retryAfterSec: retryAfterSeconds(retryAfterMs) });
 }
 
 export interface Reservation {
@@ -68,7 +54,7 @@ export interface Reservation {
  */
 export function reserveCreation(ctx: CreationContext, user: UserRow): Reservation {
   const { createPerWallet, createPerIp, createWindowMs } = ctx.config.limits;
-  const limiter = creationLimiterFor(ctx.db);
+  const limiter = ctx.creationLimiter;
   const walletKey = `wallet:${user.wallet_address}`;
   const ipKey = ctx.req ? `ip:${clientKey(ctx.req.ip)}` : null;
   const entries: [string, { capacity: number; windowMs: number }][] = [[walletKey, { capacity: createPerWallet, windowMs: createWindowMs }]];
@@ -76,7 +62,6 @@ export function reserveCreation(ctx: CreationContext, user: UserRow): Reservatio
   const r = limiter.takeAll(entries);
   if (!r.ok) {
     tooMany(
-      ctx,
       r.retryAfterMs,
       r.key === walletKey
         ? `You are adding certificates too quickly: at most ${createPerWallet} every ${every(createWindowMs)} from one wallet. You can add another in ${waitWords(r.retryAfterMs)}.`
@@ -101,7 +86,7 @@ export function reserveCreation(ctx: CreationContext, user: UserRow): Reservatio
  */
 export async function checkDailyAnchors(ctx: CreationContext, user: UserRow, db: Kysely<Database> = ctx.db): Promise<void> {
   const limit = ctx.config.limits.dailyAnchorsPerWallet;
-  const now = creationLimiterFor(ctx.db).now();
+  const now = ctx.creationLimiter.now();
   const since = new Date(now - DAY_MS).toISOString();
   const inWindow = db.selectFrom('certificate').where('user_id', '=', user.id).where('created_at', '>', since);
   // The limit-th most recent of the window (index certificate_user_idx): none means there is room.
@@ -114,7 +99,6 @@ export async function checkDailyAnchors(ctx: CreationContext, user: UserRow, db:
   const hhmm = at.toISOString().slice(11, 16);
   const day = at.toISOString().slice(0, 10) === new Date(now).toISOString().slice(0, 10) ? 'today' : 'tomorrow';
   tooMany(
-    ctx,
     freeAt - now,
     `You have added ${plural(Number(n), 'certificate')} in the last 24 hours, the daily limit. You can add more after ${hhmm} UTC ${day}.`,
   );

@@ -1,17 +1,13 @@
 import type { Connection } from '@solana/web3.js';
-import { sql } from 'kysely';
+import { sha256sOfRecords } from '../../db/certificates';
+import type { LandedTransaction } from '../chain/types';
 import type { Services } from '../index';
 import { reconcileCertificate } from './reconcile';
 
 export { chainChange, describeKey, reconcileCertificate, type RowChange } from './reconcile';
 
-/** A transaction the embedded chain landed: the accounts it names and who sent it. */
-export interface LandedTx {
-  slot: number;
-  keys: string[];
-  /** `rpc_send` for anything sent through /rpc (wallets, institutions, strangers). */
-  kind: string;
-}
+/** A transaction the embedded chain landed: the accounts it names and who sent it (`rpc_send` for anything sent through /rpc). */
+type LandedTx = Pick<LandedTransaction, 'slot' | 'keys' | 'kind'>;
 
 const CURSOR_KEY = 'chain_sync_cursor';
 const BATCH = 500;
@@ -34,15 +30,15 @@ export class ChainSync {
 
   constructor(
     private readonly svc: Pick<Services, 'chain' | 'db' | 'bus'>,
-    private readonly opts: { intervalMs: number; subscribe?: (listener: (tx: LandedTx) => void) => () => void; connection?: Connection },
+    private readonly opts: { intervalMs: number; connection?: Connection },
   ) {}
 
   async start() {
     if (this.svc.chain.mode === 'embedded') {
       await this.catchUpEmbedded();
-      this.unsubscribe = this.opts.subscribe?.((tx) => {
+      this.unsubscribe = this.svc.chain.onLanded((tx) => {
         if (tx.kind === 'rpc_send') this.enqueue(() => this.onLanded(tx));
-      }) ?? null;
+      });
     } else {
       await this.pollRpc().catch((e) => console.warn('chain sync:', (e as Error).message));
       this.timer = setInterval(() => this.enqueue(() => this.pollRpc()), this.opts.intervalMs);
@@ -67,9 +63,7 @@ export class ChainSync {
   }
 
   private async reconcileKeys(keys: string[]) {
-    if (!keys.length) return;
-    const rows = await this.svc.db.selectFrom('certificate').select('sha256').distinct().where('record_address', 'in', keys).execute();
-    for (const r of rows) await reconcileCertificate(this.svc, r.sha256);
+    for (const sha256 of await sha256sOfRecords(this.svc.db, keys)) await reconcileCertificate(this.svc, sha256);
   }
 
   private async onLanded(tx: LandedTx) {
@@ -82,8 +76,8 @@ export class ChainSync {
     for (let after = cursor; ; ) {
       const rows = await this.svc.db
         .selectFrom('chain_transaction')
-        .innerJoin(sql`rpc_transaction_account`.as('a'), (j) => j.onRef(sql.ref('a.signature'), '=', sql.ref('chain_transaction.signature')))
-        .select(['chain_transaction.slot', sql<string>`a.pubkey`.as('pubkey')])
+        .innerJoin('rpc_transaction_account as a', 'a.signature', 'chain_transaction.signature')
+        .select(['chain_transaction.slot', 'a.pubkey'])
         .where('chain_transaction.kind', '=', 'rpc_send')
         .where('chain_transaction.slot', '>', after)
         .orderBy('chain_transaction.slot')

@@ -1,6 +1,8 @@
 import { PublicKey } from '@solana/web3.js';
 import { CertificateStatus, TrustTier, fromHex, type CertificateAccount } from '../../../../shared/program/codec';
-import { reasonName, reasonText } from '../../../../shared/program/reasons';
+import { ReasonCode, reasonName, reasonText } from '../../../../shared/program/reasons';
+import type { ConfirmedDetails, RevokedDetails, SupersededDetails } from '../../../../shared/schemas/details';
+import { findBySha256, updateCertificate } from '../../db/certificates';
 import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
 
@@ -15,7 +17,7 @@ export type ChainOwnedStatus = 'revoked' | 'superseded' | 'verified';
 export interface RowChange {
   verification_status: ChainOwnedStatus;
   tier: string;
-  verification_details: Record<string, unknown>;
+  verification_details: RevokedDetails | SupersededDetails | ConfirmedDetails;
 }
 
 const iso = (secs: bigint) => new Date(Number(secs) * 1000).toISOString();
@@ -49,9 +51,10 @@ export async function chainChange(svc: Pick<Services, 'chain'>, row: Certificate
       verification_status: 'superseded',
       tier: 'none',
       verification_details: {
+        kind: 'superseded',
         reason: `Superseded on ${day(record.anchoredAt)}: ${who} issued this file to another wallet (${record.holder.toBase58()}). This earlier claim was never confirmed by the institution and no longer counts.`,
-        reason_code: 13,
-        reason_name: 'revoked_superseded',
+        reason_code: ReasonCode.RevokedSuperseded,
+        reason_name: reasonName(ReasonCode.RevokedSuperseded),
         tier: 'none',
         superseded_at: iso(record.anchoredAt),
         superseded_by: by,
@@ -67,6 +70,7 @@ export async function chainChange(svc: Pick<Services, 'chain'>, row: Certificate
       verification_status: 'revoked',
       tier: row.tier,
       verification_details: {
+        kind: 'revoked',
         reason: `Revoked on ${day(record.revokedAt)} by ${who}: ${reasonText(record.reasonCode)}.`,
         reason_code: record.reasonCode,
         reason_name: reasonName(record.reasonCode),
@@ -84,6 +88,7 @@ export async function chainChange(svc: Pick<Services, 'chain'>, row: Certificate
       verification_status: 'verified',
       tier: 'issuer_confirmed',
       verification_details: {
+        kind: 'confirmed',
         reason: `${name}${by?.domain ? ` (${by.domain})` : ''} confirmed this certificate on chain: its own key signed the record on ${day(record.verifiedAt)}.`,
         reason_code: 0,
         reason_name: 'none',
@@ -102,7 +107,7 @@ export async function chainChange(svc: Pick<Services, 'chain'>, row: Certificate
  * same time (with richer details) wins. Returns the ids changed.
  */
 export async function reconcileCertificate(svc: Pick<Services, 'chain' | 'db' | 'bus'>, sha256: string): Promise<string[]> {
-  const rows = await svc.db.selectFrom('certificate').selectAll().where('sha256', '=', sha256).execute();
+  const rows = await findBySha256(svc.db, sha256);
   if (!rows.length) return [];
   const record = await svc.chain.readCertificate(fromHex(sha256));
   const changed: string[] = [];
@@ -110,13 +115,13 @@ export async function reconcileCertificate(svc: Pick<Services, 'chain' | 'db' | 
     const change = await chainChange(svc, row, record);
     if (!change) continue;
     const now = new Date().toISOString();
-    const res = await svc.db
-      .updateTable('certificate')
-      .set({ verification_status: change.verification_status, tier: change.tier, verification_details: JSON.stringify(change.verification_details), updated_at: now })
-      .where('id', '=', row.id)
-      .where('updated_at', '=', row.updated_at)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) continue;
+    const updated = await updateCertificate(
+      svc.db,
+      row.id,
+      { verification_status: change.verification_status, tier: change.tier, verification_details: JSON.stringify(change.verification_details), updated_at: now },
+      { ifUnchangedSince: row.updated_at },
+    );
+    if (!updated) continue;
     // Nothing left to verify: the record's state is final for this row.
     await svc.db.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'queued').execute();
     svc.bus.publish({ certificate_id: row.id, verification_status: change.verification_status, step: null, step_status: null, updated_at: now });

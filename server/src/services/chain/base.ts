@@ -9,8 +9,8 @@ import {
   type RegistryAccount,
 } from '../../../../shared/program/codec';
 import { certificatePda, issuerPda, registryPda } from '../../../../shared/program/pda';
-import * as ix from './instructions';
-import type { AccountSnapshot, ChainReceipt, ChainService, IssuerEntry, TxOptions } from './types';
+import * as ix from '../../../../shared/program/instructions';
+import type { AccountSnapshot, ChainReceipt, ChainService, IssuerEntry, LandedListener, SigningBlockhash, TxOptions } from './types';
 
 /** Program-level operations shared by both chains; subclasses only move bytes. */
 export abstract class BaseChain implements ChainService {
@@ -32,7 +32,14 @@ export abstract class BaseChain implements ChainService {
   abstract simulate(tx: Transaction, signers: Signer[]): Promise<{ ok: boolean; logs: string[]; error: string | null; computeUnits: number | null }>;
   abstract getAccountInfo(pubkey: PublicKey): Promise<AccountSnapshot | null>;
   abstract latestBlockhash(): Promise<string>;
+  abstract signingBlockhash(): Promise<SigningBlockhash>;
+  abstract blockhashExpired(a: { expiresAt: number; lastValidBlockHeight: number | null }): Promise<boolean>;
   abstract close(): Promise<void>;
+
+  /** Nothing lands here by default (an RPC chain); the embedded chain overrides it. */
+  onLanded(_listener: LandedListener): () => void {
+    return () => undefined;
+  }
   protected abstract programAccounts(discriminator: Uint8Array): Promise<{ pubkey: PublicKey; data: Uint8Array }[]>;
 
   // PDA derivation costs ~0.1–0.5 ms (a sha256 + curve check per bump): memoise, bounded.

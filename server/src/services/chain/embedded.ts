@@ -7,7 +7,7 @@ import bs58 from 'bs58';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { BaseChain } from './base';
-import { ChainError, chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type TxOptions } from './types';
+import { ChainError, chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type LandedListener, type SigningBlockhash, type TxOptions } from './types';
 
 /**
  * The embedded fee payer's reserve: start-up refills the operator when it is below this, and the
@@ -19,7 +19,9 @@ const SIGNATURES_PER_BLOCKHASH = 10_000;
 const BLOCKHASH_ROTATE_MS = 400;
 /** How long a handed-out blockhash is accepted (a validator: 150 blocks; here it also covers the 120 s mint window). */
 export const BLOCKHASH_VALID_MS = 150_000;
-/** LiteSVM's TransactionError discriminant for BlockhashNotFound (see server/src/rpc/errors.ts). */
+/** What a wallet-signed transaction is promised (and held to): within the blockhash's validity. */
+export const SIGNING_WINDOW_MS = 120_000;
+/** LiteSVM's TransactionError discriminant for BlockhashNotFound (see server/src/json-rpc/errors.ts). */
 const BLOCKHASH_NOT_FOUND = 7;
 
 /**
@@ -129,6 +131,30 @@ export class EmbeddedChain extends BaseChain {
     return this.svm.latestBlockhash();
   }
 
+  async signingBlockhash(): Promise<SigningBlockhash> {
+    return { blockhash: await this.latestBlockhash(), lastValidBlockHeight: null, expiresAt: Date.now() + SIGNING_WINDOW_MS };
+  }
+
+  async blockhashExpired(a: { expiresAt: number }) {
+    return Date.now() > a.expiresAt;
+  }
+
+  // Who hears of each landed transaction: the JSON-RPC journal (first, in the caller's DB
+  // transaction), PubSub sockets and the chain follower (services/chain-sync).
+  private landedListeners: LandedListener[] = [];
+
+  override onLanded(listener: LandedListener): () => void {
+    this.landedListeners.push(listener);
+    return () => {
+      this.landedListeners = this.landedListeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** How many listeners are subscribed (tests: sockets free theirs on close). */
+  get landedListenerCount() {
+    return this.landedListeners.length;
+  }
+
   /** Whether a transaction naming `blockhash` may still land. */
   isBlockhashValid(blockhash: string | null | undefined): boolean {
     const at = blockhash ? this.blockhashes.get(blockhash) : undefined;
@@ -232,8 +258,13 @@ export class EmbeddedChain extends BaseChain {
 
   private wire(tx: Transaction) {
     const msg = tx.compileMessage();
-    const writable = msg.accountKeys.filter((_, i) => msg.isAccountWritable(i)).map((k) => k.toBase58());
-    return { wire: this.decoder.decode(tx.serialize()), writable, blockhash: tx.recentBlockhash };
+    const accountKeys = msg.accountKeys.map((k) => k.toBase58());
+    const writable = accountKeys.filter((_, i) => msg.isAccountWritable(i));
+    return { tx, wire: this.decoder.decode(tx.serialize()), accountKeys, writable, blockhash: tx.recentBlockhash };
+  }
+
+  private lamportsOf(keys: string[]) {
+    return keys.map((k) => Number(this.cached(k)?.lamports ?? 0n));
   }
 
   async simulate(tx: Transaction, signers: Signer[]) {
@@ -249,7 +280,7 @@ export class EmbeddedChain extends BaseChain {
   }
 
   /**
-   * JSON-RPC simulateTransaction and sendTransaction's preflight (server/src/rpc): runs a client's
+   * JSON-RPC simulateTransaction and sendTransaction's preflight (server/src/json-rpc): runs a client's
    * serialized transaction exactly as given, changing nothing. `sigVerify: false` and
    * `replaceRecentBlockhash` are the RPC's options (web3.js simulates unsigned transactions).
    */
@@ -281,9 +312,10 @@ export class EmbeddedChain extends BaseChain {
     return this.execute(this.wire(tx), o);
   }
 
-  private async execute({ wire, writable, blockhash }: ReturnType<EmbeddedChain['wire']>, o: TxOptions): Promise<ChainReceipt> {
+  private async execute({ tx, wire, accountKeys, writable, blockhash }: ReturnType<EmbeddedChain['wire']>, o: TxOptions): Promise<ChainReceipt> {
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('Transaction failed: Blockhash not found (it expired before it was sent); sign it again with a recent blockhash', null, 'BlockhashNotFound', []);
     const before = writable.map((k) => [k, this.snapshot(k)] as const);
+    const preBalances = this.landedListeners.length ? this.lamportsOf(accountKeys) : [];
     const res = this.svm.sendTransaction(wire as never);
     this.cache.clear(); // fees and writes: drop everything (cheap; reads repopulate)
     this.version++;
@@ -336,6 +368,27 @@ export class EmbeddedChain extends BaseChain {
       throw e;
     }
     this.version++; // again: readers that cached during the DB write see the transaction row now
+    if (this.landedListeners.length) {
+      const landed = {
+        signature,
+        slot: receipt.slot,
+        keys: [...new Set(accountKeys)],
+        err: null,
+        kind: o.kind,
+        tx,
+        accountKeys,
+        preBalances,
+        postBalances: this.lamportsOf(accountKeys),
+        db,
+      };
+      for (const listener of [...this.landedListeners]) {
+        try {
+          await listener(landed);
+        } catch (e) {
+          console.warn('embedded chain: a landed-transaction listener failed', e);
+        }
+      }
+    }
     return receipt;
   }
 

@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/schema';
 import { EmbeddedChain } from './embedded';
 import { loadOrCreateOperator } from './operator';
-import { RpcChain } from './rpc';
+import { RemoteChain } from './remote';
 import type { ChainService } from './types';
 
 export * from './types';
@@ -17,7 +17,7 @@ export async function createChain(config: Config, db: Kysely<Database>): Promise
   const chain =
     config.chain.mode === 'embedded'
       ? await EmbeddedChain.start({ db, programId, programPath: config.chain.programPath, operator })
-      : await RpcChain.connect({ programId, operator, db, rpcUrl: config.chain.rpcUrl });
+      : await RemoteChain.connect({ programId, operator, db, rpcUrl: config.chain.rpcUrl });
   await chain.ensureRegistry();
   return chain;
 }

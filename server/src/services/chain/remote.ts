@@ -4,12 +4,14 @@ import type { Kysely } from 'kysely';
 import { errorByCode } from '../../../../shared/program/errors';
 import type { Database } from '../../db/schema';
 import { BaseChain } from './base';
-import { ChainError, chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type TxOptions } from './types';
+import { ChainError, chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type SigningBlockhash, type TxOptions } from './types';
 
 const COMMITMENT = 'confirmed' as const;
 /** A blockhash is accepted for 150 blocks after the one it names (validator MAX_PROCESSING_AGE). */
 const BLOCKHASH_VALID_BLOCKS = 150;
 const POLL_MS = 400;
+/** A wallet-signed transaction must land within ~150 blocks; the signer is told a bit less. */
+export const SIGNING_WINDOW_MS = 60_000;
 const RESEND_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -27,7 +29,7 @@ const hostOf = (url: string) => {
  * Confirmation polls getSignatureStatuses (no WebSocket: web3.js would guess ws at port + 1, which
  * is wrong for most providers and for Attesta's /rpc) and re-broadcasts until the blockhash expires.
  */
-export class RpcChain extends BaseChain {
+export class RemoteChain extends BaseChain {
   readonly mode = 'rpc' as const;
   readonly connection: Connection;
 
@@ -42,8 +44,8 @@ export class RpcChain extends BaseChain {
   }
 
   /** Checks the RPC answers and the program is deployed there, so a misconfiguration fails at start with a clear message. */
-  static async connect(p: { programId: PublicKey; operator: Keypair; db: Kysely<Database>; rpcUrl: string }): Promise<RpcChain> {
-    const chain = new RpcChain(p.programId, p.operator, p.db, p.rpcUrl);
+  static async connect(p: { programId: PublicKey; operator: Keypair; db: Kysely<Database>; rpcUrl: string }): Promise<RemoteChain> {
+    const chain = new RemoteChain(p.programId, p.operator, p.db, p.rpcUrl);
     const where = hostOf(p.rpcUrl);
     let program: Awaited<ReturnType<Connection['getAccountInfo']>>;
     try {
@@ -200,6 +202,16 @@ export class RpcChain extends BaseChain {
       }
       await sleep(POLL_MS);
     }
+  }
+
+  async signingBlockhash(): Promise<SigningBlockhash> {
+    const r = await this.connection.getLatestBlockhash(COMMITMENT);
+    return { blockhash: r.blockhash, lastValidBlockHeight: r.lastValidBlockHeight, expiresAt: Date.now() + SIGNING_WINDOW_MS };
+  }
+
+  async blockhashExpired(a: { expiresAt: number; lastValidBlockHeight: number | null }) {
+    if (a.lastValidBlockHeight == null) return Date.now() > a.expiresAt;
+    return (await this.connection.getBlockHeight(COMMITMENT)) > a.lastValidBlockHeight;
   }
 
   async close() {}

@@ -31,6 +31,36 @@ export interface IssuerEntry extends IssuerAccount {
   address: PublicKey;
 }
 
+/** A transaction the chain has landed, with what the JSON-RPC journal and PubSub need of it. */
+export interface LandedTransaction {
+  signature: string;
+  slot: number;
+  /** The accounts it names, each once. */
+  keys: string[];
+  err: null;
+  /** Who sent it: the server's own flows name themselves (`anchor_certificate`, …); /rpc is `rpc_send`. */
+  kind: string;
+  tx: Transaction;
+  /** The message's account keys in order, with their lamports before and after. */
+  accountKeys: string[];
+  preBalances: number[];
+  postBalances: number[];
+  /** The DB handle the transaction was persisted with (the caller's DB transaction, if any). */
+  db: Kysely<Database>;
+}
+
+/** A returned promise is awaited before the send returns (the journal writes in the caller's DB transaction). */
+export type LandedListener = (tx: LandedTransaction) => void | Promise<void>;
+
+/** A blockhash for a transaction a wallet signs, and until when we promise it can land. */
+export interface SigningBlockhash {
+  blockhash: string;
+  /** RPC chains: the block height after which it is refused; null on the embedded chain. */
+  lastValidBlockHeight: number | null;
+  /** Epoch ms: what we tell the signer (a little less than the cluster allows). */
+  expiresAt: number;
+}
+
 /** The one interface the app uses for the chain; embedded (LiteSVM) and RPC implement it. */
 export interface ChainService {
   readonly mode: 'embedded' | 'rpc';
@@ -65,6 +95,15 @@ export interface ChainService {
   simulate(tx: Transaction, signers: Signer[]): Promise<{ ok: boolean; logs: string[]; error: string | null; computeUnits: number | null }>;
   getAccountInfo(pubkey: PublicKey): Promise<AccountSnapshot | null>;
   latestBlockhash(): Promise<string>;
+  /** A blockhash for a transaction others sign before it is sent (wallet-signed flows). */
+  signingBlockhash(): Promise<SigningBlockhash>;
+  /** True when a transaction signed under `a` can no longer land (so an attempt in flight can be closed). */
+  blockhashExpired(a: { expiresAt: number; lastValidBlockHeight: number | null }): Promise<boolean>;
+  /**
+   * Calls `listener` after each transaction lands, in subscription order; returns the unsubscribe.
+   * The embedded chain only: an RPC chain's transactions land elsewhere (services/chain-sync polls).
+   */
+  onLanded(listener: LandedListener): () => void;
   close(): Promise<void>;
 }
 

@@ -10,6 +10,8 @@ import { certificateFileKey } from '../certificates/intake';
 import { createHash } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import { loadOrCreateDemoKeys } from './keys';
+import type { VerdictDetails } from '../../../../shared/schemas/details';
+import { findCertificate, insertCertificate } from '../../db/certificates';
 
 // Demo data for the embedded chain (ATTESTA_DEMO_DATA=false turns it off): an approved issuer and a
 // demo wallet holding cert-1 (verified, issuer-confirmed), cert-2 (pending) and cert-3 (rejected).
@@ -105,7 +107,7 @@ export async function seedDemoData(svc: Services): Promise<void> {
     .execute();
 
   for (const c of DEMO) {
-    if (await db.selectFrom('certificate').select('id').where('id', '=', c.id).executeTakeFirst()) continue;
+    if (await findCertificate(db, c.id)) continue;
     const pdf = await demoPdf(c, holderName);
     const sha256 = sha256Hex(pdf);
     const hash = fromHex(sha256);
@@ -130,11 +132,11 @@ export async function seedDemoData(svc: Services): Promise<void> {
       sigs.verify = r.signature;
     }
 
-    const details =
+    const details: VerdictDetails | null =
       c.outcome === 'verified'
-        ? { reason: `Issued and confirmed on chain by the approved issuer ${DEMO_ISSUER_NAME}.`, reason_code: 0, reason_name: 'none', tier: 'issuer_confirmed', issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME } }
+        ? { kind: 'verdict', reason: `Issued and confirmed on chain by the approved issuer ${DEMO_ISSUER_NAME}.`, reason_code: 0, reason_name: 'none', tier: 'issuer_confirmed', issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME } }
         : c.outcome === 'rejected'
-          ? { reason: 'The document text does not name the claimed program.', reason_code: ReasonCode.ContentMismatch, reason_name: 'content_mismatch', tier: 'none' }
+          ? { kind: 'verdict', reason: 'The document text does not name the claimed program.', reason_code: ReasonCode.ContentMismatch, reason_name: 'content_mismatch', tier: 'none' }
           : null;
     const row: CertificateRow = {
       id: c.id,
@@ -164,7 +166,7 @@ export async function seedDemoData(svc: Services): Promise<void> {
       updated_at: now,
     };
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto('certificate').values(row).execute();
+      await insertCertificate(trx, row);
       const log = (step: string, status: 'success' | 'failed', message: string) =>
         trx.insertInto('verification_log').values({ id: `l_${c.id}_${step}`, certificate_id: c.id, job_id: `demo-${c.id}`, verification_step: step, status, details: JSON.stringify({ message }), created_at: now }).execute();
       if (c.outcome !== 'pending') await log('hash_verification', 'success', 'The file matches the SHA-256 recorded on chain for this holder.');

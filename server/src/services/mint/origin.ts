@@ -1,4 +1,4 @@
-import { TRPCError } from '@trpc/server';
+import { DomainError } from '../../lib/errors';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { isLocalChain, listenOrigin } from '../auth/origin';
@@ -26,16 +26,13 @@ export function mintOriginProblem(config: MintOriginConfig): string | null {
 export function permanentOrigin(config: MintOriginConfig, req?: FastifyRequest): string {
   if (config.publicOrigin) return config.publicOrigin;
   const problem = mintOriginProblem(config);
-  if (problem) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: problem });
+  if (problem) throw new DomainError('PRECONDITION_FAILED', problem);
   return listenOrigin(config, req);
 }
 
-const warned = new WeakSet<object>();
-
-/** Start-up warning (once per configuration) when minting will be refused for want of ATTESTA_PUBLIC_ORIGIN. */
+/** The start-up warning (reconcileMints, once per start) when minting will be refused for want of ATTESTA_PUBLIC_ORIGIN. */
 export function warnMintOrigin(config: MintOriginConfig, warn: (message: string) => void = console.warn): void {
   const problem = mintOriginProblem(config);
-  if (!problem || warned.has(config)) return;
-  warned.add(config);
+  if (!problem) return;
   warn(`Warning: ${problem} Until then sign-in also works only at this server's local address.`);
 }

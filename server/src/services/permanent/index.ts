@@ -7,7 +7,7 @@
  * - `createArweavePermanentStore({url, walletPath | jwk, gatewayUrl?, mine?, appTags?})`: production
  *   (tested against arlocal); id = transaction id, url = `${gateway}/<id>`.
  * - `createPermanentStore({dataDir, publicBaseUrl, arweaveUrl?, arweaveWalletPath?, arweaveJwk?})`:
- *   Arweave when a URL and a wallet are configured (`permanentStoreConfigFromEnv`: ARWEAVE_URL,
+ *   Arweave when a URL and a wallet are configured (config.permanent: ARWEAVE_URL,
  *   ARWEAVE_WALLET_PATH or ARWEAVE_WALLET_JWK, ARWEAVE_GATEWAY_URL), else
  *   `${dataDir}/permanent`. Failures throw `PermanentStoreError` with a message that says what to fix.
  */
@@ -28,25 +28,6 @@ export interface PermanentStoreConfig {
   arweaveWalletPath?: string;
   arweaveJwk?: JWKInterface;
   arweaveGatewayUrl?: string;
-}
-
-/** ARWEAVE_URL, ARWEAVE_WALLET_PATH (a JWK file) or ARWEAVE_WALLET_JWK (the JWK JSON), ARWEAVE_GATEWAY_URL. */
-export function permanentStoreConfigFromEnv(env: NodeJS.ProcessEnv, base: { dataDir: string; publicBaseUrl: string }): PermanentStoreConfig {
-  let arweaveJwk: JWKInterface | undefined;
-  if (env.ARWEAVE_WALLET_JWK) {
-    try {
-      arweaveJwk = JSON.parse(env.ARWEAVE_WALLET_JWK) as JWKInterface;
-    } catch {
-      throw new PermanentStoreError('ARWEAVE_WALLET_JWK is not valid JSON: paste the whole JWK key file, or use ARWEAVE_WALLET_PATH instead.');
-    }
-  }
-  return {
-    ...base,
-    arweaveUrl: env.ARWEAVE_URL || undefined,
-    arweaveWalletPath: env.ARWEAVE_WALLET_PATH || undefined,
-    arweaveJwk,
-    arweaveGatewayUrl: env.ARWEAVE_GATEWAY_URL || undefined,
-  };
 }
 
 export function createPermanentStore(config: PermanentStoreConfig): PermanentStore & { kind: 'arweave' | 'local' } {

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import ArLocal from 'arlocal';
 import Arweave from 'arweave';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config';
 import {
   createArweavePermanentStore,
   createLocalPermanentStore,
   createPermanentStore,
   isPermanentId,
   PermanentStoreError,
-  permanentStoreConfigFromEnv,
   readPermanent,
 } from './index.js';
 
@@ -75,10 +75,9 @@ describe('local permanent store', () => {
   });
 
   it('reads its configuration from the environment', () => {
-    const base = { dataDir: dir, publicBaseUrl: 'http://x' };
-    expect(permanentStoreConfigFromEnv({}, base)).toMatchObject({ arweaveUrl: undefined, arweaveWalletPath: undefined, arweaveJwk: undefined });
-    expect(permanentStoreConfigFromEnv({ ARWEAVE_URL: 'http://a', ARWEAVE_WALLET_JWK: '{"kty":"RSA"}' }, base)).toMatchObject({ arweaveUrl: 'http://a', arweaveJwk: { kty: 'RSA' } });
-    expect(() => permanentStoreConfigFromEnv({ ARWEAVE_WALLET_JWK: '{oops' }, base)).toThrow(/ARWEAVE_WALLET_JWK is not valid JSON/);
+    expect(loadConfig({}).permanent).toMatchObject({ arweaveUrl: undefined, arweaveWalletPath: undefined, arweaveJwk: undefined });
+    expect(loadConfig({ ARWEAVE_URL: 'http://a', ARWEAVE_WALLET_JWK: '{"kty":"RSA"}' }).permanent).toMatchObject({ arweaveUrl: 'http://a', arweaveJwk: { kty: 'RSA' } });
+    expect(() => loadConfig({ ARWEAVE_WALLET_JWK: '{oops' })).toThrow(/ARWEAVE_WALLET_JWK is not valid JSON/);
   });
 
   it('createPermanentStore: local by default, clear error for Arweave without a wallet', () => {

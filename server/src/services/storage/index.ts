@@ -14,33 +14,15 @@
 import { join } from 'node:path';
 import { createLocalBlobStore } from './local.js';
 import { createUploadThingBlobStore } from './uploadthing.js';
+import type { StorageConfig } from '../../config';
 import type { BlobStore } from './types.js';
 
 export { createLocalBlobStore, type LocalBlobStoreOptions } from './local.js';
 export { createUploadThingBlobStore, customIdFor, type UploadThingBlobStoreOptions } from './uploadthing.js';
 export { BlobStoreError, InvalidBlobKeyError, validateKey, keyToUrlPath, MAX_KEY_LENGTH, type BlobStore, type StoredBlob } from './types.js';
 
-export interface BlobStoreConfig {
-  dataDir: string;
-  /** The server's public origin, e.g. http://localhost:3000. */
-  publicBaseUrl: string;
-  uploadthingToken?: string;
-  uploadthingApiUrl?: string;
-  uploadthingIngestUrl?: string;
-  uploadthingFileUrlBase?: string;
-  fetch?: typeof globalThis.fetch;
-}
-
-/** Reads the UPLOADTHING_* variables (token, API/ingest URL overrides) into a BlobStoreConfig. */
-export function blobStoreConfigFromEnv(env: NodeJS.ProcessEnv, base: { dataDir: string; publicBaseUrl: string }): BlobStoreConfig {
-  return {
-    ...base,
-    uploadthingToken: env.UPLOADTHING_TOKEN || undefined,
-    uploadthingApiUrl: env.UPLOADTHING_API_URL || undefined,
-    uploadthingIngestUrl: env.UPLOADTHING_INGEST_URL || undefined,
-    uploadthingFileUrlBase: env.UPLOADTHING_FILE_URL_BASE || undefined,
-  };
-}
+/** config.storage (UPLOADTHING_* read by config.ts), plus a fetch for tests. */
+export type BlobStoreConfig = StorageConfig & { fetch?: typeof globalThis.fetch };
 
 export function createBlobStore(config: BlobStoreConfig): BlobStore & { kind: 'uploadthing' | 'local' } {
   if (config.uploadthingToken) {

@@ -2,9 +2,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config';
 import { hmacHex, makeUploadThingToken, startFakeUploadThing, type FakeUploadThing } from '../../../test/fakes/uploadthing-server.js';
 import {
-  blobStoreConfigFromEnv,
   BlobStoreError,
   createBlobStore,
   createLocalBlobStore,
@@ -186,9 +186,8 @@ describe('UploadThing blob store against the fake UploadThing server', () => {
   });
 
   it('reads UPLOADTHING_* from the environment', () => {
-    const base = { dataDir: '/d', publicBaseUrl: 'http://x' };
-    expect(blobStoreConfigFromEnv({}, base).uploadthingToken).toBeUndefined();
-    expect(blobStoreConfigFromEnv({ UPLOADTHING_TOKEN: 't', UPLOADTHING_API_URL: 'http://a', UPLOADTHING_INGEST_URL: 'http://i' }, base)).toMatchObject({
+    expect(loadConfig({}).storage.uploadthingToken).toBeUndefined();
+    expect(loadConfig({ UPLOADTHING_TOKEN: 't', UPLOADTHING_API_URL: 'http://a', UPLOADTHING_INGEST_URL: 'http://i' }).storage).toMatchObject({
       uploadthingToken: 't',
       uploadthingApiUrl: 'http://a',
       uploadthingIngestUrl: 'http://i',

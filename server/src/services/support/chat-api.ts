@@ -1,6 +1,6 @@
-import { TRPCError } from '@trpc/server';
+import { DomainError } from '../../lib/errors';
 import type { ChatMessageInput } from '../../../../shared/schemas/support';
-import type { SupportConfig } from './config';
+import type { SupportConfig } from '../../config';
 
 export const INVALID_API_RESPONSE = 'Invalid response from API';
 
@@ -29,23 +29,21 @@ export async function completeChat(cfg: NonNullable<SupportConfig['chat']>, mess
     text = await res.text();
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-    throw new TRPCError({
-      code: timedOut ? 'GATEWAY_TIMEOUT' : 'BAD_GATEWAY',
-      message: timedOut ? 'The support assistant did not answer in time.' : 'The support assistant could not be reached.',
+    throw new DomainError(timedOut ? 'GATEWAY_TIMEOUT' : 'BAD_GATEWAY', timedOut ? 'The support assistant did not answer in time.' : 'The support assistant could not be reached.', {
       cause: err,
     });
   }
   if (!res.ok) {
     // The provider's body may echo request details; log it server-side (cause), don't show it.
-    throw new TRPCError({ code: 'BAD_GATEWAY', message: `The support assistant failed (HTTP ${res.status}).`, cause: new Error(text.slice(0, 500)) });
+    throw new DomainError('BAD_GATEWAY', `The support assistant failed (HTTP ${res.status}).`, { cause: new Error(text.slice(0, 500)) });
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new TRPCError({ code: 'BAD_GATEWAY', message: INVALID_API_RESPONSE });
+    throw new DomainError('BAD_GATEWAY', INVALID_API_RESPONSE);
   }
   const content = (data as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') throw new TRPCError({ code: 'BAD_GATEWAY', message: INVALID_API_RESPONSE });
+  if (typeof content !== 'string') throw new DomainError('BAD_GATEWAY', INVALID_API_RESPONSE);
   return content;
 }

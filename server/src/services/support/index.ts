@@ -2,22 +2,24 @@ import type { Kysely } from 'kysely';
 import type { ChatMessageInput } from '../../../../shared/schemas/support';
 import { answerFromContent } from './assistant';
 import { completeChat } from './chat-api';
-import { loadSupportConfig, type SupportConfig } from './config';
-import { SupportOutbox, type SupportTables } from './outbox';
+import type { SupportConfig } from '../../config';
+import { SupportOutbox } from './outbox';
+import type { Database } from '../../db/schema';
 import { RateLimiter } from './rate-limit';
 
-export { loadSupportConfig, type SupportConfig } from './config';
+export type { SupportConfig } from '../../config';
 export { SUPPORT_LIMITS } from './rate-limit';
 
+/** Support chat, contact and feedback: one per server (compose.ts), with its limiter and outbox. */
 export class SupportService {
   readonly limiter = new RateLimiter();
   readonly outbox: SupportOutbox;
 
   constructor(
-    db: Kysely<any>,
+    db: Kysely<Database>,
     readonly config: SupportConfig,
   ) {
-    this.outbox = new SupportOutbox(db as Kysely<SupportTables>, config);
+    this.outbox = new SupportOutbox(db, config);
   }
 
   /** The external assistant when CHAT_API_URL is set, else the built-in one over the FAQ and docs. */
@@ -40,16 +42,4 @@ export function recentHistory(messages: ChatMessageInput[], maxChars = CHAT_HIST
     out.unshift(messages[i]);
   }
   return out;
-}
-
-// One service (config, limiter) per database handle: the server has one, each test server its own.
-const services = new WeakMap<object, SupportService>();
-
-export function supportServiceFor(db: Kysely<any>, env: Record<string, string | undefined>): SupportService {
-  let s = services.get(db);
-  if (!s) {
-    s = new SupportService(db, loadSupportConfig(env));
-    services.set(db, s);
-  }
-  return s;
 }

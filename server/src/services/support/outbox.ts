@@ -1,40 +1,24 @@
-import { TRPCError } from '@trpc/server';
 import type { Kysely } from 'kysely';
+import type { Database, OutboxChannel, OutboxStatus } from '../../db/schema';
+import { DomainError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { SupportConfig } from './config';
+import type { SupportConfig } from '../../config';
 import { contactHtml, contactPlain, feedbackHtml, feedbackPlain, type ContactMessage, type FeedbackMessage } from './messages';
 import { sendMail } from './smtp';
 import { ForwardError, sendTelegram } from './telegram';
 
 // The support outbox: store first, then forward through the configured channel and record the outcome.
 
-export type OutboxStatus = 'pending' | 'sent' | 'failed' | 'not_configured';
-export type OutboxChannel = 'telegram' | 'smtp';
-
-interface OutboxColumns {
-  id: string;
-  status: OutboxStatus;
-  channel: OutboxChannel | null;
-  attempts: number;
-  last_error: string | null;
-  created_at: string;
-  forwarded_at: string | null;
-}
-
-/** The tables of migration 2026-11-22T0930-support (kept here so db/schema.ts needs no edit to use them). */
-export interface SupportTables {
-  contact_message: OutboxColumns & { name: string; email: string; subject: string; inquiry_type: string; priority: string; message: string };
-  feedback: OutboxColumns & { message: string; category: string; user_email: string | null };
-}
+export type { OutboxChannel, OutboxStatus } from '../../db/schema';
 
 export const CONTACT_FAILURE = 'Failed to send message. Please try again later.';
 export const FEEDBACK_FAILURE = 'Failed to send feedback. Please try again.';
 
-type Table = keyof SupportTables;
+type Table = 'contact_message' | 'feedback';
 
 export class SupportOutbox {
   constructor(
-    private readonly db: Kysely<SupportTables>,
+    private readonly db: Kysely<Database>,
     private readonly cfg: SupportConfig,
   ) {}
 
@@ -105,11 +89,7 @@ export class SupportOutbox {
         .where('id', '=', id)
         .execute();
       const description = err instanceof ForwardError ? err.providerDescription : null;
-      throw new TRPCError({
-        code: err instanceof ForwardError && err.timedOut ? 'GATEWAY_TIMEOUT' : 'BAD_GATEWAY',
-        message: showDescription && description ? description : fallback,
-        cause: err,
-      });
+      throw new DomainError(err instanceof ForwardError && err.timedOut ? 'GATEWAY_TIMEOUT' : 'BAD_GATEWAY', showDescription && description ? description : fallback, { cause: err });
     }
     await this.db
       .updateTable(table)

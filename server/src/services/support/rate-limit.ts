@@ -1,4 +1,4 @@
-import { TRPCError } from '@trpc/server';
+import { DomainError } from '../../lib/errors';
 import { TokenBuckets, type BucketLimit } from '../../lib/rate-limit';
 
 // Support chat, contact and feedback: token buckets (lib/rate-limit) keyed by client + procedure.
@@ -29,7 +29,7 @@ export class RateLimiter {
 
   /** Throws TOO_MANY_REQUESTS when the client is over the limit. */
   consume(key: string, limit: RateLimit): void {
-    if (!this.take(key, limit)) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: limit.message });
+    if (!this.take(key, limit)) throw new DomainError('TOO_MANY_REQUESTS', limit.message);
   }
 
   get size() {

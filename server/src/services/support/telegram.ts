@@ -1,4 +1,4 @@
-import type { SupportConfig } from './config';
+import type { SupportConfig } from '../../config';
 
 // Telegram Bot API sendMessage (https://core.telegram.org/bots/api#sendmessage), called by the server
 // with the bot token from its environment.

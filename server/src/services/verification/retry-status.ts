@@ -1,22 +1,11 @@
+import type { RetryDetails, RetryProblem } from '../../../../shared/schemas/details';
+import { updateCertificate } from '../../db/certificates';
 import type { VerificationJobRow } from '../../db/schema';
 import { ChainError } from '../chain';
 import type { Services } from '../index';
 
-export type RetryProblem = 'network_unreachable' | 'transaction_expired' | 'chain_refused' | 'internal';
-
-/** What the holder sees in verification_details while a job retries and after it gave up. */
-export interface RetryDetails {
-  reason: string;
-  retry: {
-    state: 'retrying' | 'gave_up';
-    problem: RetryProblem;
-    /** The attempt that just failed (1-based). */
-    attempt: number;
-    max_attempts: number;
-    /** ISO time of the next automatic attempt; null after the last one. */
-    next_attempt_at: string | null;
-  };
-}
+// What the holder sees in verification_details while a job retries and after it gave up (RetryDetails).
+export type { RetryDetails, RetryProblem } from '../../../../shared/schemas/details';
 
 const NETWORK = /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|socket hang up|other side closed|network|\b50[234]\b|Bad Gateway|Service Unavailable|Gateway Timeout/i;
 
@@ -46,6 +35,7 @@ export function retryDetails(e: unknown, attempt: number, maxAttempts: number, o
     ? `Verification could not be completed after ${attempt} attempts. Last problem: ${text[0].toLowerCase()}${text.slice(1)}. Use Check Status to try again.`
     : `${text}; retrying automatically (attempt ${attempt + 1} of ${maxAttempts}) at ${hhmm(outcome.runAfter)}.`;
   return {
+    kind: 'retry',
     reason,
     retry: {
       state: outcome.final ? 'gave_up' : 'retrying',
@@ -66,13 +56,7 @@ export function retryDetails(e: unknown, attempt: number, maxAttempts: number, o
 export async function recordRetryStatus(svc: Services, job: VerificationJobRow, e: unknown, outcome: { final: boolean; runAfter: number }) {
   const details = retryDetails(e, job.attempts, svc.queue.retry.maxAttempts, outcome);
   const updated_at = new Date().toISOString();
-  const r = await svc.db
-    .updateTable('certificate')
-    .set({ verification_details: JSON.stringify(details), updated_at })
-    .where('id', '=', job.certificate_id)
-    .where('verification_status', '=', 'pending')
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) > 0) {
+  if (await updateCertificate(svc.db, job.certificate_id, { verification_details: JSON.stringify(details), updated_at }, { ifStatus: 'pending' })) {
     svc.bus.publish({ certificate_id: job.certificate_id, verification_status: 'pending', step: 'retry', step_status: outcome.final ? 'failed' : 'pending', updated_at });
   }
   return details;

@@ -1,0 +1,118 @@
+import { sql, type Kysely } from 'kysely';
+import type { CertificateStatsDto } from '../../../shared/schemas/dto';
+import type { CertificateStatusName } from '../../../shared/constants';
+import { DomainError } from '../lib/errors';
+import type { CertificateRow, CertificateUpdate, Database, NewCertificate } from './schema';
+
+// The certificate repository: every read and write of the `certificate` table that more than one
+// place needs. Plain functions of a Kysely handle, so they run inside a caller's transaction too.
+
+type Db = Kysely<Database>;
+
+type Claims = Pick<CertificateRow, 'title' | 'institution_name' | 'program_name' | 'issue_date'>;
+
+/** What the holder claims a certificate is (verified against the document's text). */
+export const claimsOf = (c: Claims): Claims => ({ title: c.title, institution_name: c.institution_name, program_name: c.program_name, issue_date: c.issue_date });
+
+/** A certificate waiting for its (next) verification run: no verdict, no details, no tier. */
+export const AWAITING_VERIFICATION = { verification_status: 'pending', verification_details: null, tier: 'none' } as const;
+
+/** The row a certificate id names, anyone's. */
+export function findCertificate(db: Db, id: string): Promise<CertificateRow | undefined> {
+  return db.selectFrom('certificate').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The row of a certificate that must exist (a job's, one just written). */
+export function getCertificate(db: Db, id: string): Promise<CertificateRow> {
+  return db.selectFrom('certificate').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** One of `userId`'s certificates; someone else's id is indistinguishable from a missing one. */
+export function findOwn(db: Db, userId: string, id: string): Promise<CertificateRow | undefined> {
+  return db.selectFrom('certificate').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** findOwn, or NOT_FOUND with `message` (the same answer for someone else's certificate as for a missing one). */
+export async function ownOrNotFound(db: Db, userId: string, id: string, message = 'Certificate not found'): Promise<CertificateRow> {
+  const row = await findOwn(db, userId, id);
+  if (!row) throw new DomainError('NOT_FOUND', message);
+  return row;
+}
+
+/** Every row of a file (by its SHA-256): one, or none; the chain follower reconciles them all. */
+export function findBySha256(db: Db, sha256: string): Promise<CertificateRow[]> {
+  return db.selectFrom('certificate').selectAll().where('sha256', '=', sha256).execute();
+}
+
+/** The wallet's user that already added this file, if anyone did (hashes are unique). */
+export async function ownerOfSha256(db: Db, sha256: string): Promise<string | null> {
+  return (await db.selectFrom('certificate').select(['user_id']).where('sha256', '=', sha256).executeTakeFirst())?.user_id ?? null;
+}
+
+export type CertificateWithHolder = CertificateRow & { full_name: string; profile_image_url: string | null };
+
+/** A certificate with its holder's public name and photo: by id, by id of a given holder (share links), or by file hash. */
+export function findWithHolder(db: Db, by: { id: string; userId?: string } | { sha256: string }): Promise<CertificateWithHolder | undefined> {
+  let q = db
+    .selectFrom('certificate')
+    .innerJoin('user', 'user.id', 'certificate.user_id')
+    .selectAll('certificate')
+    .select(['user.full_name', 'user.profile_image_url']);
+  if ('sha256' in by) q = q.where('certificate.sha256', '=', by.sha256);
+  else {
+    q = q.where('certificate.id', '=', by.id);
+    if (by.userId !== undefined) q = q.where('certificate.user_id', '=', by.userId);
+  }
+  return q.executeTakeFirst();
+}
+
+/** `userId`'s certificates, newest first, filtered by status and a search over title, institution and program. */
+export function listOwn(db: Db, userId: string, filter: { status?: CertificateStatusName | 'all'; search?: string; limit?: number } = {}): Promise<CertificateRow[]> {
+  let q = db.selectFrom('certificate').selectAll().where('user_id', '=', userId);
+  if (filter.status && filter.status !== 'all') q = q.where('verification_status', '=', filter.status);
+  const term = filter.search?.trim();
+  if (term) {
+    // Both sides lower-cased (SQLite's LIKE folds ASCII only, PostgreSQL's not at all); the wildcards
+    // the user typed are escaped with '!' (no backslash: its quoting differs between the databases).
+    const like = `%${term.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    q = q.where((eb) => eb.or((['title', 'institution_name', 'program_name'] as const).map((col) => eb(sql`lower(${sql.ref(col)})`, 'like', sql`${like} escape '!'`))));
+  }
+  return q.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit ?? 200).execute();
+}
+
+/** How many of `userId`'s certificates are in each state (and minted). */
+export async function ownStats(db: Db, userId: string): Promise<CertificateStatsDto> {
+  const r = await db
+    .selectFrom('certificate')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.countAll<number>().filterWhere('verification_status', '=', 'verified').as('verified'),
+      eb.fn.countAll<number>().filterWhere('verification_status', '=', 'pending').as('pending'),
+      eb.fn.countAll<number>().filterWhere('verification_status', '=', 'rejected').as('rejected'),
+      eb.fn.countAll<number>().filterWhere('nft_mint_address', 'is not', null).as('minted'),
+    ])
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { total: Number(r.total), verified: Number(r.verified), pending: Number(r.pending), rejected: Number(r.rejected), minted: Number(r.minted) };
+}
+
+/** The file hashes of rows whose on-chain record is among `recordAddresses` (chain follower). */
+export async function sha256sOfRecords(db: Db, recordAddresses: string[]): Promise<string[]> {
+  if (!recordAddresses.length) return [];
+  return (await db.selectFrom('certificate').select('sha256').distinct().where('record_address', 'in', recordAddresses).execute()).map((r) => r.sha256);
+}
+
+export function insertCertificate(db: Db, row: NewCertificate): Promise<unknown> {
+  return db.insertInto('certificate').values(row).execute();
+}
+
+/**
+ * Updates a row; with `ifUnchangedSince` only when its `updated_at` still is that value (an
+ * optimistic check: a flow writing the same row meanwhile wins). True when the row was updated.
+ */
+export async function updateCertificate(db: Db, id: string, set: CertificateUpdate, opts: { ifUnchangedSince?: string; ifStatus?: CertificateStatusName } = {}): Promise<boolean> {
+  let q = db.updateTable('certificate').set(set).where('id', '=', id);
+  if (opts.ifUnchangedSince !== undefined) q = q.where('updated_at', '=', opts.ifUnchangedSince);
+  if (opts.ifStatus !== undefined) q = q.where('verification_status', '=', opts.ifStatus);
+  return Number((await q.executeTakeFirst()).numUpdatedRows) > 0;
+}

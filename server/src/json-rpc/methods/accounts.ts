@@ -1,0 +1,59 @@
+import { PublicKey } from '@solana/web3.js';
+import { invalidParams } from '../errors';
+import { accountConfig, configParam, filterCheck, pubkeyParam, tooMany } from '../params';
+import { isTokenProgram } from '../parse-token';
+import { ACCOUNT_CONFIG, type Method, type RpcEnv } from './env';
+
+const MAX_MULTIPLE_ACCOUNTS = 100;
+
+/** Balances and accounts, one, several, or a program's. */
+export function accountMethods(env: RpcEnv): Record<string, Method> {
+  const { db, context, wrap, account, encode, parsed } = env;
+  return {
+    async getBalance(params) {
+      tooMany(params, 2);
+      const key = pubkeyParam(params[0]);
+      const cfg = configParam(params[1], ['commitment', 'minContextSlot']);
+      return wrap(cfg, Number((await account(key))?.lamports ?? 0n));
+    },
+    async getAccountInfo(params) {
+      tooMany(params, 2);
+      const key = pubkeyParam(params[0]);
+      const cfg = accountConfig(params[1], ACCOUNT_CONFIG);
+      return wrap(cfg, await encode(await account(key), cfg));
+    },
+    async getMultipleAccounts(params) {
+      tooMany(params, 2);
+      if (!Array.isArray(params[0])) throw invalidParams('Invalid params: invalid type: expected a sequence of pubkeys.');
+      if (params[0].length > MAX_MULTIPLE_ACCOUNTS) throw invalidParams(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
+      const keys = params[0].map(pubkeyParam);
+      const cfg = accountConfig(params[1], ACCOUNT_CONFIG);
+      const out = [];
+      for (const k of keys) out.push(await encode(await account(k), cfg));
+      return wrap(cfg, out);
+    },
+    async getProgramAccounts(params) {
+      tooMany(params, 2);
+      const program = pubkeyParam(params[0]);
+      const cfg = accountConfig(params[1], [...ACCOUNT_CONFIG, 'filters', 'withContext', 'sortResults']);
+      const filters = cfg.filters === undefined || cfg.filters === null ? [] : cfg.filters;
+      if (!Array.isArray(filters)) throw invalidParams('Invalid params: filters must be an array.');
+      if (filters.length > 4) throw invalidParams('Too many filters provided; max 4');
+      const checks = filters.map(filterCheck);
+      const ctx = await context(cfg);
+      // Every non-executable account of the embedded chain is in chain_account (owner column);
+      // candidates come from there and are re-read live so the answer is the chain's current state.
+      const rows = await db.selectFrom('chain_account').select('pubkey').where('owner', '=', program.toBase58()).orderBy('pubkey').execute();
+      const tokenParsed = cfg.encoding === 'jsonParsed' && isTokenProgram(program.toBase58());
+      const out = [];
+      for (const r of rows) {
+        const acc = await account(new PublicKey(r.pubkey));
+        if (!acc || acc.owner !== program.toBase58() || !checks.every((c) => c(acc.data))) continue;
+        const encoded = await encode(acc, cfg);
+        if (tokenParsed && !parsed(encoded)) continue;
+        out.push({ account: encoded, pubkey: r.pubkey });
+      }
+      return cfg.withContext ? { context: ctx, value: out } : out;
+    },
+  };
+}

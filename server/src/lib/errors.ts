@@ -1,0 +1,41 @@
+// The one error the domain (services) throws for a refusal a caller should see. It knows no
+// transport: tRPC (trpc.ts) and REST (rest/errors.ts) each translate it at their edge — status,
+// envelope and Retry-After. Anything else thrown is an internal error.
+
+export type DomainErrorCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PRECONDITION_FAILED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'TOO_MANY_REQUESTS'
+  | 'BAD_GATEWAY'
+  | 'GATEWAY_TIMEOUT';
+
+export class DomainError extends Error {
+  readonly code: DomainErrorCode;
+  /** TOO_MANY_REQUESTS: seconds until a retry can succeed (the edges send it as Retry-After). */
+  readonly retryAfterSec?: number;
+
+  constructor(code: DomainErrorCode, message: string, opts: { retryAfterSec?: number; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'DomainError';
+    this.code = code;
+    if (opts.retryAfterSec !== undefined) this.retryAfterSec = opts.retryAfterSec;
+  }
+}
+
+/** Throws a DomainError (for `x ?? fail(...)` and one-line guards). */
+export function fail(code: DomainErrorCode, message: string, opts?: { retryAfterSec?: number; cause?: unknown }): never {
+  throw new DomainError(code, message, opts);
+}
+
+/** The DomainError behind `e` (itself, or the cause an edge wrapped it in), if any. */
+export function domainErrorOf(e: unknown): DomainError | null {
+  for (let c: unknown = e, i = 0; c && i < 3; c = (c as { cause?: unknown }).cause, i++) {
+    if (c instanceof DomainError) return c;
+  }
+  return null;
+}

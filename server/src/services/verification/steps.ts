@@ -1,0 +1,162 @@
+import { PublicKey } from '@solana/web3.js';
+import { VERIFICATION_STEPS, type VerificationStep } from '../../../../shared/constants';
+import { IssuerStatus, TrustTier, type CertificateAccount } from '../../../../shared/program/codec';
+import { ReasonCode } from '../../../../shared/program/reasons';
+import type { CertificateRow } from '../../db/schema';
+import { checkDocument, DocumentUnreadableError, normaliseText } from '../documents/index.js';
+import { sha256Hex } from '../files/index.js';
+import type { Services } from '../index';
+import { mismatchReason } from './claims';
+
+// The checks of a verification run, as data: one entry per step of VERIFICATION_STEPS before the
+// verdict (`chain_record`, written by the pipeline itself). Each reads what the job loaded once —
+// the stored file, the chain record — and returns what its log entry says.
+
+export type CheckStep = Exclude<VerificationStep, 'chain_record'>;
+
+interface StepOutcome {
+  status: 'success' | 'pending' | 'failed';
+  message: string;
+  /** Set when the step decides the verdict: the rejection reason. */
+  reasonCode?: number;
+}
+
+export type HashStepResult = StepOutcome & { sha256?: string; expected_sha256?: string; actual_sha256?: string };
+
+export type DocumentStepResult = StepOutcome & {
+  page_count?: number;
+  producer?: string | null;
+  tamper_signals?: string[];
+  text_matches?: { title: boolean; institution: boolean; program: boolean };
+  text_source?: string;
+  ocr_confidence?: number | null;
+  ocr_ms?: number | null;
+  ocr_note?: string;
+  content_checked?: false;
+  missing?: string[];
+  closest?: unknown;
+};
+
+export type IssuerStepResult = StepOutcome & {
+  tier?: 'issuer_confirmed' | 'platform_verified';
+  issuer?: { authority: string; name: string | null } | null;
+};
+
+export interface StepResults {
+  hash_verification?: HashStepResult;
+  document_checks?: DocumentStepResult;
+  issuer_verification?: IssuerStepResult;
+}
+export type StepResult = NonNullable<StepResults[CheckStep]>;
+
+/** What a run reads once and hands to its steps. */
+export interface JobFacts {
+  svc: Services;
+  cert: CertificateRow;
+  hash: Uint8Array;
+  /** The stored file (read on first use, at most once per run). */
+  file(): Promise<Uint8Array | null>;
+  /** The chain record as the run found it (read on first use, at most once per run). */
+  record(): Promise<CertificateAccount | null>;
+}
+
+export const CHECKS: { [K in CheckStep]: { run: (job: JobFacts) => Promise<NonNullable<StepResults[K]>>; skipIf?: (results: StepResults) => boolean } } = {
+  hash_verification: { run: hashStep },
+  document_checks: { run: documentStep },
+  // Content not checked: nothing for the issuer step to add; the certificate waits (pipeline.ts).
+  issuer_verification: { run: issuerStep, skipIf: (r) => r.document_checks?.status === 'pending' },
+};
+
+/** The checks in VERIFICATION_STEPS order. */
+export const CHECK_ORDER: readonly CheckStep[] = VERIFICATION_STEPS.filter((s): s is CheckStep => s in CHECKS);
+
+async function hashStep({ cert, file, record }: JobFacts): Promise<HashStepResult> {
+  const bytes = await file();
+  if (!bytes) return { status: 'failed', message: 'The stored certificate file is missing.', reasonCode: ReasonCode.HashMismatch };
+  const actual = sha256Hex(bytes);
+  if (actual !== cert.sha256) {
+    return { status: 'failed', message: 'The stored file does not match the hash recorded on chain.', reasonCode: ReasonCode.HashMismatch, expected_sha256: cert.sha256, actual_sha256: actual };
+  }
+  const r = await record();
+  if (!r) return { status: 'failed', message: 'No on-chain record exists for this file.', reasonCode: ReasonCode.HashMismatch };
+  if (r.holder.toBase58() !== cert.holder_wallet) {
+    return { status: 'failed', message: 'The on-chain record belongs to another wallet.', reasonCode: ReasonCode.HashMismatch };
+  }
+  return { status: 'success', message: 'The file matches the SHA-256 recorded on chain for this holder.', sha256: actual };
+}
+
+async function documentStep({ cert, file }: JobFacts): Promise<DocumentStepResult> {
+  const bytes = await file();
+  if (!bytes) return { status: 'failed', message: 'The stored certificate file is missing.', reasonCode: ReasonCode.UnreadableDocument };
+  try {
+    const r = await checkDocument(bytes, { title: cert.title, institution_name: cert.institution_name, program_name: cert.program_name });
+    const missing = [
+      !r.textMatches.title && 'title',
+      !r.textMatches.institution && 'institution',
+      !r.textMatches.program && 'program',
+    ].filter(Boolean) as string[];
+    const base = { page_count: r.pageCount, producer: r.producer ?? null, tamper_signals: r.tamperSignals, text_matches: r.textMatches, text_source: r.textSource, ocr_confidence: r.ocrConfidence ?? null, ocr_ms: r.ocrMs ?? null };
+    if (!r.text.trim()) {
+      // No text layer and OCR read too little (or timed out): the content cannot be confirmed,
+      // which is shown as "pending" instead of rejecting every photo.
+      return {
+        status: 'pending',
+        message: 'This document has no readable text (a scanned or photographed certificate), so its title, institution and program could not be checked automatically.',
+        content_checked: false,
+        ...(r.ocrNote ? { ocr_note: r.ocrNote } : {}),
+        ...base,
+      };
+    }
+    if (missing.length) {
+      // Says what the document names instead (the text closest to each claim), so a typo reads as one.
+      const claimOf = { title: cert.title, institution: cert.institution_name, program: cert.program_name } as const;
+      const { message, closest } = mismatchReason(r.text, (missing as (keyof typeof claimOf)[]).map((field) => ({ field, claim: claimOf[field] })), r.textSource === 'ocr');
+      return { status: 'failed', message, reasonCode: ReasonCode.ContentMismatch, missing, closest, ...base };
+    }
+    // Tamper signals are flagged for people to see; on their own they do not reject (see notes).
+    return {
+      status: 'success',
+      message: r.tamperSignals.length
+        ? `The document names the claimed title, institution and program. Flagged: ${r.tamperSignals.join(' ')}`
+        : 'The document names the claimed title, institution and program.',
+      ...base,
+    };
+  } catch (e) {
+    if (e instanceof DocumentUnreadableError) return { status: 'failed', message: e.message, reasonCode: ReasonCode.UnreadableDocument };
+    throw e;
+  }
+}
+
+async function issuerStep({ svc, cert, record }: JobFacts): Promise<IssuerStepResult> {
+  const r = await record();
+  // `issuer` names the institution that confirmed the record only at the issuer-confirmed tier;
+  // below it, the institution the holder asked (a request is not a confirmation).
+  if (r?.issuer && r.tier === TrustTier.IssuerConfirmed) {
+    const issuer = await svc.chain.readIssuer(r.issuer);
+    if (!issuer || issuer.status !== IssuerStatus.Approved) {
+      return { status: 'failed', message: 'The issuer named on chain is not approved.', reasonCode: ReasonCode.IssuerNotApproved, issuer: { authority: r.issuer.toBase58(), name: issuer?.name ?? null } };
+    }
+    return {
+      status: 'success',
+      message: `Issued and confirmed on chain by the approved issuer ${issuer.name}.`,
+      tier: 'issuer_confirmed',
+      issuer: { authority: r.issuer.toBase58(), name: issuer.name },
+    };
+  }
+  const wanted = normaliseText(cert.institution_name);
+  const match = (await svc.chain.listIssuers()).find((i) => i.status === IssuerStatus.Approved && normaliseText(i.name) === wanted);
+  if (match) {
+    return {
+      status: 'success',
+      message: `${match.name} is an approved on-chain issuer but has not confirmed this certificate; verified by the platform.`,
+      tier: 'platform_verified',
+      issuer: { authority: new PublicKey(match.authority).toBase58(), name: match.name },
+    };
+  }
+  return {
+    status: 'success',
+    message: `${cert.institution_name} is not a registered issuer; the certificate is verified by the platform.`,
+    tier: 'platform_verified',
+    issuer: null,
+  };
+}

@@ -1,0 +1,133 @@
+// A certificate's `verification_details`: why it has the status it has, in one of a few shapes,
+// told apart by `kind`. The server writes them (verification pipeline, retry notices, the chain
+// follower, demo data) and the app reads them; rows written before `kind` existed are recognised by
+// their fields (detailsKind).
+import type { TrustTierName } from '../constants';
+
+/** An institution or the platform, as the chain follower names who acted. */
+export interface ChainParty {
+  authority: string;
+  role: 'issuer' | 'platform' | 'unknown';
+  name: string | null;
+  domain: string | null;
+}
+
+/** The platform's (or the demo issuer's) verdict recorded on chain: verified, or rejected with a reason. */
+export interface VerdictDetails {
+  kind: 'verdict';
+  reason: string;
+  reason_code?: number;
+  reason_name?: string;
+  tier?: TrustTierName;
+  /** The approved issuer named on chain or by name, when there is one. */
+  issuer?: { authority: string; name: string | null } | null;
+  /** True when the document's text was read and matched the claim. */
+  content_checked?: boolean;
+  tamper_signals?: string[];
+  /** Rejected: the step that decided it. */
+  step?: string;
+  /** The verdict transaction. */
+  signature?: string | null;
+}
+
+export type RetryProblem = 'network_unreachable' | 'transaction_expired' | 'chain_refused' | 'internal';
+
+/** A pending certificate whose verification run failed: retrying automatically, or given up. */
+export interface RetryDetails {
+  kind: 'retry';
+  reason: string;
+  retry: {
+    state: 'retrying' | 'gave_up';
+    problem: RetryProblem;
+    /** The attempt that just failed (1-based). */
+    attempt: number;
+    max_attempts: number;
+    /** ISO time of the next automatic attempt; null after the last one. */
+    next_attempt_at: string | null;
+  };
+}
+
+/** Content nobody could read: pending until the institution confirms it on chain. */
+export interface AwaitingConfirmationDetails {
+  kind: 'awaiting_confirmation';
+  state: 'awaiting_confirmation';
+  reason: string;
+  reason_code: number;
+  reason_name: string;
+  tier: 'none';
+  content_checked: false;
+  step: 'document_checks';
+}
+
+/** Revoked on chain by the issuer or the operator. */
+export interface RevokedDetails {
+  kind: 'revoked';
+  reason: string;
+  reason_code: number;
+  reason_name: string;
+  tier: string;
+  revoked_at: string;
+  revoked_by: ChainParty | null;
+}
+
+/** The file's record now belongs to another holder: an institution issued it to them. */
+export interface SupersededDetails {
+  kind: 'superseded';
+  reason: string;
+  reason_code: number;
+  reason_name: string;
+  tier: 'none';
+  superseded_at: string;
+  superseded_by: ChainParty | null;
+  new_holder_wallet: string;
+}
+
+/** The institution the holder asked confirmed the certificate on chain with its own key. */
+export interface ConfirmedDetails {
+  kind: 'confirmed';
+  reason: string;
+  reason_code: number;
+  reason_name: string;
+  tier: 'issuer_confirmed';
+  issuer: { authority: string; name: string | null; domain: string | null } | null;
+  confirmed_at: string;
+}
+
+export type VerificationDetails = VerdictDetails | RetryDetails | AwaitingConfirmationDetails | RevokedDetails | SupersededDetails | ConfirmedDetails;
+export type VerificationDetailsKind = VerificationDetails['kind'];
+
+type AnyKey = VerificationDetails extends infer U ? (U extends unknown ? keyof U : never) : never;
+type FieldOf<K extends PropertyKey> = VerificationDetails extends infer U ? (U extends { [P in K]?: infer V } ? V : never) : never;
+
+/**
+ * As the API returns them (CertificateDto, PublicCertificateDto): one of the kinds above (`kind`
+ * always set), typed for readers that probe a field without narrowing by kind first.
+ */
+export type VerificationDetailsDto = { [K in AnyKey]?: FieldOf<K> } & { [key: string]: unknown };
+
+const KINDS: readonly VerificationDetailsKind[] = ['verdict', 'retry', 'awaiting_confirmation', 'revoked', 'superseded', 'confirmed'];
+
+/** The kind of a details object, also of one stored before `kind` was written (by its fields). */
+export function detailsKind(d: Record<string, unknown>): VerificationDetailsKind {
+  if (typeof d.kind === 'string' && (KINDS as readonly string[]).includes(d.kind)) return d.kind as VerificationDetailsKind;
+  if (d.retry && typeof d.retry === 'object') return 'retry';
+  if (d.state === 'awaiting_confirmation') return 'awaiting_confirmation';
+  if ('revoked_at' in d) return 'revoked';
+  if ('superseded_at' in d) return 'superseded';
+  if ('confirmed_at' in d) return 'confirmed';
+  return 'verdict';
+}
+
+/** Stored JSON text → details (null for none; text that is not JSON is a verdict's reason, as the seed once stored it). */
+export function parseVerificationDetails(text: string | null): VerificationDetailsDto | null {
+  if (!text) return null;
+  let d: unknown;
+  try {
+    d = JSON.parse(text);
+  } catch {
+    return { kind: 'verdict', reason: text };
+  }
+  if (!d || typeof d !== 'object' || Array.isArray(d)) return { kind: 'verdict', reason: String(text) };
+  const o = d as Record<string, unknown>;
+  return { ...o, kind: detailsKind(o) } as VerificationDetailsDto;
+}
