@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { Server as HttpServer } from 'node:http';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -7,14 +9,16 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import { closeServices, composeServices, startBackgroundWork, type BackgroundWork } from './compose';
 import type { Config } from './config';
 import { contextFactory } from './context';
-import { registerBodyLimit } from './http/body-limit';
+import { registerBodyLimit, registerUploadSlots } from './http/body-limit';
 import { registerFileRoutes } from './http/files';
 import { registerHealthRoute } from './http/health';
 import { registerPermanentRoutes } from './http/permanent';
 import { registerSecurity } from './http/security';
 import { registerJsonRpc } from './json-rpc';
+import { clientKey, proxyTrust, type ProxyTrust } from './lib/rate-limit';
 import { registerRestApi } from './rest';
 import { appRouter, type AppRouter } from './router';
+import { ANONYMOUS_UPLOADS } from './routers/public';
 import type { Services } from './services';
 
 /**
@@ -30,6 +34,47 @@ function bufferWebResponses(app: FastifyInstance) {
     reply.code(res.status);
     for (const [k, v] of res.headers) reply.header(k, v);
     return Buffer.from(await res.arrayBuffer());
+  });
+}
+
+/**
+ * How long a client may take to send its request (Node's own timers; fastify turns them off by default).
+ * - Headers: 20 s. A request's headers are a few KB; even a stalled mobile link sends them in seconds.
+ * - The whole request, body included: 300 s (Node's own default, which fastify's 0 had switched off).
+ *   Uploads are at most 10 MB (+ the multipart envelope; any body at most 25 MB): 10 MB in 300 s needs
+ *   ~35 KB/s (~280 kbit/s), below a poor 3G uplink; a 25 MB body needs ~85 KB/s. A body that is
+ *   merely slow is cut earlier by the minimum body rate (http/body-limit.ts), so this is the backstop
+ *   for one that keeps just above it. Once the request is in, its answer may take as long as it needs
+ *   (SSE subscriptions stay open).
+ * - Checked every 5 s (Node's default is 30 s, which would let a 20 s limit run to 50 s).
+ * - Idle keep-alive connections: fastify's 72 s (above common load balancers' 60 s idle timeout).
+ */
+export const HTTP_TIMEOUTS = { headersMs: 20_000, requestMs: 300_000, checkEveryMs: 5_000 };
+
+/**
+ * At most `perAddress` TCP connections at once from one client address (IPv6: its /64) that connects
+ * directly; the next is closed at once, as Node's own `maxConnections` does. A connection from a trusted
+ * proxy (TRUST_PROXY) is not counted: the proxy carries many clients, whose expensive requests (uploads)
+ * are limited by their forwarded address instead. Bounds what one address holds of the process's file
+ * descriptors, whatever the timeouts allow each connection.
+ */
+function limitConnectionsPerAddress(server: HttpServer, perAddress: number, trust: ProxyTrust | null) {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const remote = socket.remoteAddress;
+    if (!remote || trust?.(remote, 0)) return;
+    const key = clientKey(remote);
+    const held = open.get(key) ?? 0;
+    if (held >= perAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(key, held + 1);
+    socket.once('close', () => {
+      const n = (open.get(key) ?? 1) - 1;
+      if (n > 0) open.set(key, n);
+      else open.delete(key);
+    });
   });
 }
 
@@ -50,16 +95,22 @@ export async function startServer(config: Config): Promise<Server> {
   const services = await composeServices(config);
   const background = await startBackgroundWork(services);
 
+  // One trust rule for every client address: req.ip here, the WebSocket upgrade (json-rpc/websocket.ts).
+  const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: trust ?? false,
+    requestTimeout: HTTP_TIMEOUTS.requestMs,
+    http: { headersTimeout: HTTP_TIMEOUTS.headersMs, connectionsCheckingInterval: HTTP_TIMEOUTS.checkEveryMs },
     // Over fastify's default (100), a long id/hash fell through to the /api/v1/* 404 ("No endpoint …")
     // instead of its handler's 400 that says what is wrong. Node's 16 KB header limit still caps URLs.
     routerOptions: { maxParamLength: 16 * 1024 },
   });
+  limitConnectionsPerAddress(app.server, config.limits.connectionsPerIp, trust);
   await app.register(fastifyCookie);
   registerSecurity(app, config); // security headers on every response; CSRF check for cookie-authenticated mutations
-  registerBodyLimit(app); // every request body is counted and stopped at 25 MB, whatever its headers say
+  registerBodyLimit(app); // every request body is counted and stopped at 25 MB, or when it trickles in too slowly
+  registerUploadSlots(app, ANONYMOUS_UPLOADS); // anonymous uploads held at once, per client address and in all
   bufferWebResponses(app);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseTarget } from './db';
+import { trustEntryProblem, type TrustProxy } from './lib/rate-limit';
 
 // Every environment variable the server reads is parsed and validated here, once, at start; every
 // error names the variable. Nothing else reads process.env: services get their part of Config
@@ -25,6 +26,33 @@ const positiveInt = (name: string, def: number) =>
       ctx.addIssue({ code: 'custom', message: `${name} must be a positive integer (got "${raw}")` });
       return z.NEVER;
     });
+
+/**
+ * TRUST_PROXY: unset, empty, false/no/0 → trust no X-Forwarded-For (the socket's peer is the client);
+ * true/yes → one proxy hop (the peer is the proxy, the client is the last X-Forwarded-For entry); a
+ * number n → n hops (a CDN in front of a load balancer is 2); otherwise a comma-separated list of the
+ * proxies' addresses or CIDR ranges (also loopback, linklocal, uniquelocal): only hops from those
+ * are believed, so a client that reaches this server directly cannot claim another address.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((raw, ctx): TrustProxy => {
+    const v = (raw ?? '').trim();
+    if (v === '' || /^(false|no|0)$/i.test(v)) return false;
+    if (/^(true|yes)$/i.test(v)) return { hops: 1 };
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 10) return { hops };
+      ctx.addIssue({ code: 'custom', message: `TRUST_PROXY: ${hops} proxy hops is not plausible (at most 10); give the proxies' addresses instead` });
+      return z.NEVER;
+    }
+    const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+    const problems = entries.map(trustEntryProblem).filter((p): p is string => p !== null);
+    if (problems.length === 0) return { addresses: entries };
+    ctx.addIssue({ code: 'custom', message: `TRUST_PROXY must be true/false, a number of proxy hops, or proxy addresses/CIDRs separated by commas: ${problems.join('; ')}` });
+    return z.NEVER;
+  });
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
@@ -55,7 +83,10 @@ const envSchema = z
     ATTESTA_TEST_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
     ATTESTA_WORKER: bool(true),
     ATTESTA_FAULT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(FAULT_POINTS).optional()),
-    TRUST_PROXY: bool(false),
+    // Client addresses and connections (lib/rate-limit.ts, app.ts): which X-Forwarded-For hops to
+    // believe, and how many connections one client address may hold open when it connects directly.
+    TRUST_PROXY: trustProxy,
+    CONNECTION_LIMIT_PER_IP: positiveInt('CONNECTION_LIMIT_PER_IP', 128),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
     APP_DIST_DIR: z.string().min(1).default('app/dist'),
     // How often an external chain is polled for changes others made to certificate records (services/chain-sync).
@@ -175,7 +206,8 @@ export interface Config {
   demoData: boolean;
   testStepDelayMs: number;
   worker: boolean;
-  trustProxy: boolean;
+  /** Which X-Forwarded-For hops are believed (TRUST_PROXY); lib/rate-limit.ts proxyTrust turns it into the one rule every client address follows. */
+  trustProxy: TrustProxy;
   logLevel: string;
   appDistDir: string;
   /** RPC chains: how often the program's transactions are polled to keep rows in line with the chain. */
@@ -190,6 +222,8 @@ export interface Config {
     signIn: SignInLimits;
     /** REST requests per minute per API key or token (per IP without one). */
     apiPerMin: number;
+    /** TCP connections open at once per client address (IPv6: its /64) connecting directly, not through a trusted proxy. */
+    connectionsPerIp: number;
   };
   storage: StorageConfig;
   permanent: PermanentConfig;
@@ -240,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       verificationJobsPerHolder: e.ATTESTA_VERIFICATION_JOBS_PER_HOLDER,
       signIn: { perIp: e.SIGN_IN_RATE_LIMIT_PER_IP, perWallet: e.SIGN_IN_RATE_LIMIT_PER_WALLET, windowMs: e.SIGN_IN_RATE_LIMIT_WINDOW_SEC * 1000 },
       apiPerMin: e.API_RATE_LIMIT_PER_MIN,
+      connectionsPerIp: e.CONNECTION_LIMIT_PER_IP,
     },
     storage: {
       dataDir,

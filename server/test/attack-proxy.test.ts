@@ -61,13 +61,16 @@ describe('attack: a made-up X-Forwarded-For entry behind the proxy', () => {
             path: '/rpc',
             headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64'), ...viaProxy(`198.51.100.${100 + i}`) },
           });
-          req.on('upgrade', (_res, sock) => {
+          req.on('upgrade', (_res, sock, head: Buffer) => {
             // A refused socket gets a close frame (opcode 8) at once; an accepted one gets nothing.
+            // The frame may come in the same read as the 101 response: node passes those bytes as `head`.
             const t = setTimeout(() => resolve('open'), 500);
-            sock.once('data', (d: Buffer) => {
+            const first = (d: Buffer) => {
               clearTimeout(t);
               resolve((d[0] & 0x0f) === 0x8 ? 'refused' : 'open');
-            });
+            };
+            if (head.length) first(head);
+            else sock.once('data', first);
             setTimeout(() => sock.destroy(), 1500);
           });
           req.on('error', reject);

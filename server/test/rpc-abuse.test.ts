@@ -314,9 +314,10 @@ describe('PubSub: bounded subscriptions and sockets (item 10)', () => {
     }
   });
 
-  it('a server-wide socket cap (here 3, behind a trusted proxy) closes the next one with 1013', async () => {
+  it('a server-wide socket cap (here 3, behind two trusted proxies) closes the next one with 1013', async () => {
     const side = Fastify();
-    registerPubSub(side, s.server.services.chain, { encodeAccount: () => null, path: '/rpc', rentEpochSentinel: '_', trustProxy: true, limits: { sockets: 3 } });
+    // Two hops (a CDN, then a load balancer that appends the CDN's 10.0.0.1): the client is the entry before them.
+    registerPubSub(side, s.server.services.chain, { encodeAccount: () => null, path: '/rpc', rentEpochSentinel: '_', trustProxy: 2, limits: { sockets: 3 } });
     await side.listen({ port: 0, host: '127.0.0.1' });
     try {
       const url = `http://127.0.0.1:${(side.server.address() as AddressInfo).port}/rpc`;

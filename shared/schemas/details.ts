@@ -91,6 +91,13 @@ export interface ConfirmedDetails {
   tier: 'issuer_confirmed';
   issuer: { authority: string; name: string | null; domain: string | null } | null;
   confirmed_at: string;
+  /**
+   * The institution confirmed the holder's claims (title, institution, program, issue date) through the
+   * product's own flow. False when it confirmed the file on chain only: the claims shown are the holder's.
+   */
+  claims_confirmed?: boolean;
+  /** The platform's content check passed for the claims shown (before or during the confirmation). */
+  content_checked?: boolean;
 }
 
 export type VerificationDetails = VerdictDetails | RetryDetails | AwaitingConfirmationDetails | RevokedDetails | SupersededDetails | ConfirmedDetails;
@@ -116,6 +123,20 @@ export function detailsKind(d: Record<string, unknown>): VerificationDetailsKind
   if ('superseded_at' in d) return 'superseded';
   if ('confirmed_at' in d) return 'confirmed';
   return 'verdict';
+}
+
+/**
+ * Whether the claims a verified certificate shows (title, institution, program) were checked: the
+ * platform's content check passed for them, or the institution confirmed them through the product's
+ * own flow. An institution's confirmation made on chain only confirms the file, not what the holder
+ * typed about it (details `claims_confirmed: false` and no passed content check). Verdicts recorded
+ * before these flags existed were written only after a content check (or are demo data).
+ */
+export function claimsWereChecked(d: VerificationDetailsDto | null): boolean {
+  if (!d) return true;
+  if (d.kind === 'confirmed') return d.claims_confirmed === true || d.content_checked === true;
+  if (d.kind === 'verdict') return d.content_checked !== false;
+  return false;
 }
 
 /** Stored JSON text → details (null for none; text that is not JSON is a verdict's reason, as the seed once stored it). */

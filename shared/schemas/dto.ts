@@ -115,8 +115,18 @@ export interface ChainTxDto {
 }
 
 export interface VerdictDto {
-  /** True only when the chain record exists, is verified, not revoked, not expired and the file (if given) matches. */
+  /**
+   * True only when the chain record exists, is verified, not revoked, not expired and the file (if given)
+   * matches; at the issuer-confirmed tier the confirming institution is still approved; and the claims
+   * shown in `certificate` were checked (by the platform's content check or the institution's own flow).
+   */
   valid: boolean;
+  /**
+   * In words, why a record the chain calls verified is not valid, or what its confirmation does not
+   * cover ("<Institution>'s registration is suspended"; "<Institution> confirmed this file on chain; the
+   * title and program shown were entered by the holder and were not confirmed."). Null otherwise.
+   */
+  note: string | null;
   status: VerdictStatus;
   /** match: the given file hashes to the record; mismatch: it does not; not_checked: no file was given. */
   integrity: 'match' | 'mismatch' | 'not_checked';

@@ -124,7 +124,10 @@ export const restHashParams = z.object({ sha256: sha256Hex });
 /** The public verdict of GET /api/v1/verify/hash/{sha256} (same object as the web app's verification page). */
 export const restVerdict = z
   .object({
-    valid: z.boolean().describe('True only when the chain record exists, is verified, not revoked and not expired'),
+    valid: z
+      .boolean()
+      .describe('True only when the chain record exists, is verified, not revoked and not expired, its confirming institution (issuer_confirmed tier) is approved, and the claims shown were checked'),
+    note: z.string().nullable().describe('In words, why a verified record is not valid, or what its confirmation does not cover; null otherwise'),
     status: z.enum(['verified', 'rejected', 'revoked', 'superseded', 'expired', 'pending', 'not_found']),
     integrity: z.enum(['match', 'mismatch', 'not_checked']),
     sha256: z.string().nullable(),

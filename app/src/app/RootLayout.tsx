@@ -1,11 +1,12 @@
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet } from 'react-router';
 import { PageLoader } from '../components/layout/PageLoader';
 import { DevBanner } from '../features/dev-banner/DevBanner';
 import { FeedbackWidget } from '../features/feedback/FeedbackWidget';
 import { SupportChat } from '../features/support-chat/SupportChat';
 import { SupportChatProvider } from '../features/support-chat/SupportChatContext';
 import { FloatingDock } from './FloatingDock';
+import { ScrollRestoration } from './ScrollRestoration';
 
 /** Wraps every route: skip link, development notice, support chat and feedback. */
 export function RootLayout() {

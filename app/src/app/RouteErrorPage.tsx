@@ -1,15 +1,11 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Link, useLocation, type Location } from 'react-router';
 import { AlertTriangle } from 'lucide-react';
 import { Button } from '../components/ui/button';
 
 /** Shown when rendering a route throws (seed §8: 'Unexpected Application Error!'). */
-export function RouteErrorPage() {
-  const error = useRouteError();
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : String(error);
+export function RouteErrorPage({ error }: { error: unknown }) {
+  const detail = error instanceof Error ? error.message : String(error);
 
   return (
     <main
@@ -29,4 +25,39 @@ export function RouteErrorPage() {
       </div>
     </main>
   );
+}
+
+interface BoundaryState {
+  error: unknown;
+  location: Location;
+}
+
+/**
+ * The root route's error boundary, as a data router's `errorElement` was: a render error anywhere
+ * (a page, a layout, a route chunk that failed to load) replaces the whole app with RouteErrorPage,
+ * and going to another location (back, a link) renders the app again.
+ */
+class ErrorBoundary extends Component<{ location: Location; children: ReactNode }, BoundaryState> {
+  state: BoundaryState = { error: undefined, location: this.props.location };
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { error: error ?? new Error('Unknown error') };
+  }
+
+  static getDerivedStateFromProps(props: { location: Location }, state: BoundaryState): Partial<BoundaryState> | null {
+    return props.location !== state.location ? { error: undefined, location: props.location } : null;
+  }
+
+  componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('The app caught an error while rendering a route', error, info.componentStack);
+  }
+
+  render() {
+    return this.state.error !== undefined ? <RouteErrorPage error={this.state.error} /> : this.props.children;
+  }
+}
+
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  return <ErrorBoundary location={location}>{children}</ErrorBoundary>;
 }

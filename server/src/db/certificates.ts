@@ -39,27 +39,43 @@ export async function ownOrNotFound(db: Db, userId: string, id: string, message 
   return row;
 }
 
-/** Every row of a file (by its SHA-256): one, or none; the chain follower reconciles them all. */
+/**
+ * Every row of a file (by its SHA-256): at most one live row, and any number of superseded ones (earlier
+ * claims an institution's issuance to the rightful holder overrode); the chain follower reconciles them all.
+ */
 export function findBySha256(db: Db, sha256: string): Promise<CertificateRow[]> {
   return db.selectFrom('certificate').selectAll().where('sha256', '=', sha256).execute();
 }
 
-/** The wallet's user that already added this file, if anyone did (hashes are unique). */
-export async function ownerOfSha256(db: Db, sha256: string): Promise<string | null> {
-  return (await db.selectFrom('certificate').select(['user_id']).where('sha256', '=', sha256).executeTakeFirst())?.user_id ?? null;
+/**
+ * The live (not superseded) row of a file, if anyone added it: who holds it. The database keeps live
+ * hashes unique (a partial unique index); superseded rows keep their hash and do not count.
+ */
+export function liveRowOfSha256(db: Db, sha256: string): Promise<Pick<CertificateRow, 'id' | 'user_id' | 'holder_wallet' | 'verification_status'> | undefined> {
+  return db
+    .selectFrom('certificate')
+    .select(['id', 'user_id', 'holder_wallet', 'verification_status'])
+    .where('sha256', '=', sha256)
+    .where('verification_status', '<>', 'superseded')
+    .executeTakeFirst();
 }
 
 export type CertificateWithHolder = CertificateRow & { full_name: string; profile_image_url: string | null };
 
-/** A certificate with its holder's public name and photo: by id, by id of a given holder (share links), or by file hash. */
-export function findWithHolder(db: Db, by: { id: string; userId?: string } | { sha256: string }): Promise<CertificateWithHolder | undefined> {
+/**
+ * A certificate with its holder's public name and photo: by id, by id of a given holder (share links),
+ * or by file hash and the wallet the chain record names as its holder — the live row of that holder
+ * only, never an earlier claimant's (superseded) row of the same file.
+ */
+export function findWithHolder(db: Db, by: { id: string; userId?: string } | { sha256: string; holderWallet: string }): Promise<CertificateWithHolder | undefined> {
   let q = db
     .selectFrom('certificate')
     .innerJoin('user', 'user.id', 'certificate.user_id')
     .selectAll('certificate')
     .select(['user.full_name', 'user.profile_image_url']);
-  if ('sha256' in by) q = q.where('certificate.sha256', '=', by.sha256);
-  else {
+  if ('sha256' in by) {
+    q = q.where('certificate.sha256', '=', by.sha256).where('certificate.holder_wallet', '=', by.holderWallet).where('certificate.verification_status', '<>', 'superseded');
+  } else {
     q = q.where('certificate.id', '=', by.id);
     if (by.userId !== undefined) q = q.where('certificate.user_id', '=', by.userId);
   }

@@ -13,6 +13,8 @@ import * as m0006 from './migrations/2026-11-22T1110-job-owner';
 import * as m0007 from './migrations/2026-11-22T1200-soak-indexes';
 import * as m0008 from './migrations/2026-11-22T1300-housekeeping-indexes';
 import * as m0009 from './migrations/2026-11-22T1400-fair-queue';
+import * as m0010 from './migrations/2026-11-22T1500-scale-indexes';
+import * as m0011 from './migrations/2026-11-22T1600-live-sha256';
 
 export type Db = Kysely<DB>;
 export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
@@ -32,15 +34,21 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1200-soak-indexes': m0007,
   '2026-11-22T1300-housekeeping-indexes': m0008,
   '2026-11-22T1400-fair-queue': m0009,
+  '2026-11-22T1500-scale-indexes': m0010,
+  '2026-11-22T1600-live-sha256': m0011,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** A data dir (SQLite file inside it) or an explicit target. */
-export async function openDatabase(target: string | DatabaseTarget): Promise<{ db: Db }> {
+/**
+ * A data dir (SQLite file inside it) or an explicit target, migrated to the latest migration (or, for
+ * tests of a migration on existing rows, only up to `migrateTo`; a later open migrates the rest).
+ */
+export async function openDatabase(target: string | DatabaseTarget, opts: { migrateTo?: string } = {}): Promise<{ db: Db }> {
   const t: DatabaseTarget = typeof target === 'string' ? { kind: 'sqlite', file: path.join(target, 'attesta.sqlite') } : target;
   const db = t.kind === 'sqlite' ? openSqlite(t.file) : openPostgres(t.url);
   try {
-    const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+    const migrator = new Migrator({ db, provider });
+    const { error, results } = opts.migrateTo ? await migrator.migrateTo(opts.migrateTo) : await migrator.migrateToLatest();
     for (const r of results ?? []) if (r.status === 'Error') console.error(`migration ${r.migrationName} failed`);
     if (error) throw error;
   } catch (e) {

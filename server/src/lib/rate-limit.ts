@@ -1,3 +1,5 @@
+import { BlockList, isIP } from 'node:net';
+
 // Token buckets in process memory: the one implementation behind every rate limit (sign-in, support
 // forms, REST API, certificate creation). A bucket holds `capacity` tokens, refilled evenly over
 // `windowMs`; a request takes one. One process owns its buckets: several servers sharing PostgreSQL
@@ -105,4 +107,124 @@ export function clientKey(ip: string | undefined): string {
   const t = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
   const groups = ip.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+// ── Client addresses behind proxies ─────────────────────────────────────────────────────────────
+//
+// Every per-address limit (REST, sign-in, creation, support forms, faucet, PubSub sockets, uploads,
+// connections) counts the address one rule derives: fastify's req.ip, given `proxyTrust(TRUST_PROXY)`
+// as its trust function, and `forwardedClient` for raw sockets (the WebSocket upgrade), which is the
+// same algorithm (proxy-addr's). A proxy appends the address it saw to X-Forwarded-For, after whatever
+// the client wrote there, so only the right-hand entries added by trusted proxies can be believed: the
+// client is the right-most address that is not a trusted proxy — never the left-most.
+
+/**
+ * TRUST_PROXY, parsed (config.ts): `false` trusts no X-Forwarded-For; `{ hops: n }` trusts the n
+ * nearest hops whatever their address (`true` is one: the server's peer is the proxy); `{ addresses }`
+ * trusts hops whose address is in the list (IPs, CIDRs, or proxy-addr's names loopback, linklocal,
+ * uniquelocal) and nothing else.
+ */
+export type TrustProxy = false | { hops: number } | { addresses: string[] };
+/** proxy-addr's trust function: is the hop at `address`, `hop` steps from this server (0 = the socket's peer), a trusted proxy? */
+export type ProxyTrust = (address: string, hop: number) => boolean;
+
+const NAMED_RANGES: Record<string, string[]> = {
+  loopback: ['127.0.0.0/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
+/** An address as a BlockList checks it: IPv4-mapped IPv6 as IPv4, no brackets or zone. */
+function plainAddress(address: string): string {
+  const a = address.trim().replace(/^\[|\]$/g, '').split('%')[0];
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(a);
+  return mapped ? mapped[1] : a;
+}
+
+/**
+ * Why an entry of a TRUST_PROXY address list is not usable, or null when it is (an IP, a CIDR, or
+ * loopback / linklocal / uniquelocal).
+ */
+export function trustEntryProblem(entry: string): string | null {
+  if (NAMED_RANGES[entry]) return null;
+  const [addr, prefix, extra] = entry.split('/');
+  const family = isIP(addr);
+  if (!family || extra !== undefined) return `"${entry}" is not an IP address, a CIDR range or one of ${Object.keys(NAMED_RANGES).join(', ')}`;
+  if (prefix === undefined) return null;
+  const bits = Number(prefix);
+  if (!/^\d{1,3}$/.test(prefix) || bits > (family === 4 ? 32 : 128)) return `"${entry}" has an invalid prefix length`;
+  return null;
+}
+
+/** The trust function of a TRUST_PROXY setting (null: trust nothing; `true` is one hop). Entries are checked by config.ts. */
+export function proxyTrust(setting: TrustProxy | boolean | number | undefined): ProxyTrust | null {
+  if (setting === undefined || setting === false || setting === 0) return null;
+  const hops = setting === true ? 1 : typeof setting === 'number' ? setting : 'hops' in setting ? setting.hops : null;
+  if (hops !== null) return (_address, hop) => hop < hops;
+  const list = new BlockList();
+  for (const entry of (setting as { addresses: string[] }).addresses.flatMap((e) => NAMED_RANGES[e] ?? [e])) {
+    const [addr, prefix] = entry.split('/');
+    const type = isIP(addr) === 4 ? 'ipv4' : 'ipv6';
+    if (prefix === undefined) list.addAddress(addr, type);
+    else list.addSubnet(addr, Number(prefix), type);
+  }
+  return (address) => {
+    const a = plainAddress(address);
+    const family = isIP(a);
+    return family !== 0 && list.check(a, family === 4 ? 'ipv4' : 'ipv6');
+  };
+}
+
+/**
+ * The client's address of a connection from `remote` carrying `forwardedFor` (X-Forwarded-For), as
+ * fastify's req.ip derives it with the same trust function: walking from this server outwards (the
+ * peer, then X-Forwarded-For right to left), the first hop that is not a trusted proxy; the left-most
+ * entry only when every hop before it is trusted.
+ */
+export function forwardedClient(remote: string | undefined, forwardedFor: string | string[] | undefined, trust: ProxyTrust | null): string {
+  const peer = remote ?? '';
+  if (!trust) return peer;
+  const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
+  const hops = [peer, ...header.split(',').map((s) => s.trim()).filter(Boolean).reverse()];
+  for (let i = 0; i < hops.length - 1; i++) if (!trust(hops[i], i)) return hops[i];
+  return hops[hops.length - 1];
+}
+
+// ── Concurrency ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Slots held at once, per key (a client address) and in all: unlike a token bucket, a slot is given
+ * back when its work ends (an upload read and answered), so it bounds what is in memory at one time.
+ */
+export class ConcurrencyLimiter {
+  private readonly held = new Map<string, number>();
+  private total = 0;
+
+  constructor(readonly limits: { perKey: number; total: number }) {}
+
+  /** A slot for `key` (call `release` once, when the work ends), or which limit is full. */
+  acquire(key: string): { ok: true; release: () => void } | { ok: false; scope: 'key' | 'total' } {
+    const mine = this.held.get(key) ?? 0;
+    if (mine >= this.limits.perKey) return { ok: false, scope: 'key' };
+    if (this.total >= this.limits.total) return { ok: false, scope: 'total' };
+    this.held.set(key, mine + 1);
+    this.total++;
+    let released = false;
+    return {
+      ok: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.total--;
+        const n = (this.held.get(key) ?? 1) - 1;
+        if (n > 0) this.held.set(key, n);
+        else this.held.delete(key);
+      },
+    };
+  }
+
+  /** Slots held now, in all and by how many keys (tests: every slot is given back). */
+  stats() {
+    return { total: this.total, keys: this.held.size };
+  }
 }

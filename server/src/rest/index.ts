@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createContextInner, requestOrigin } from '../context';
+import { clientKey } from '../lib/rate-limit';
 import { appRouter } from '../router';
 import type { Services } from '../services';
 import { authenticateApiKey, looksLikeApiKey, TokenBucketLimiter } from '../services/api-keys';
@@ -80,7 +81,8 @@ export async function registerRestApi(app: FastifyInstance, services: Services) 
                 throw new RestError(429, 'rate_limited', `Too many requests. Try again in ${r.retryAfterSec} seconds.`, undefined, { 'retry-after': String(r.retryAfterSec) });
               }
             };
-            const ipBucket = `ip:${req.ip}`;
+            // The client address as every per-address limit counts it: req.ip (TRUST_PROXY's rule), IPv6 by its /64.
+            const ipBucket = `ip:${clientKey(req.ip)}`;
             if (!ep.auth) return limit(ipBucket);
             const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
             if (!m) {

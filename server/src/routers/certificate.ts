@@ -2,6 +2,7 @@ import { tracked } from '@trpc/server';
 import { certificateByIdInput, createCertificateInput, listCertificatesInput, onStatusInput, updateClaimsInput } from '../../../shared/schemas/certificate';
 import type { CertificateStatsDto } from '../../../shared/schemas/dto';
 import type { Context, Session } from '../context';
+import type { CertificateRow } from '../db/schema';
 import { AWAITING_VERIFICATION, claimsOf, getCertificate, listOwn, ownOrNotFound, ownStats, updateCertificate } from '../db/certificates';
 import { DomainError } from '../lib/errors';
 import { verificationAttempts } from '../services/certificates/attempts';
@@ -11,6 +12,20 @@ import { protectedProcedure, router } from '../trpc';
 
 /** Own certificates only: someone else's id is indistinguishable from a missing one. */
 const ownCertificate = (ctx: Context & { session: Session }, id: string) => ownOrNotFound(ctx.db, ctx.session.user.id, id);
+
+/**
+ * A revoked or superseded certificate is final: the chain decided it (the institution or the operator
+ * revoked it; the institution issued the file to another wallet), and no verification run, retry or
+ * change of details can make it verified again (CONFLICT).
+ */
+function refuseFinal(cert: CertificateRow) {
+  if (cert.verification_status === 'revoked') {
+    throw new DomainError('CONFLICT', 'This certificate was revoked on chain. A revoked certificate cannot be verified again or changed.');
+  }
+  if (cert.verification_status === 'superseded') {
+    throw new DomainError('CONFLICT', 'The institution issued this file to another wallet, so this certificate no longer counts. It cannot be verified again or changed.');
+  }
+}
 
 export const certificateRouter = router({
   /** FormData: title, institution_name, program_name, issue_date, certificate_file. */
@@ -40,6 +55,7 @@ export const certificateRouter = router({
   /** The seed's Check Status: (re)starts verification of a pending certificate. */
   startVerification: protectedProcedure.input(certificateByIdInput).mutation(async ({ ctx, input }) => {
     const cert = await ownCertificate(ctx, input.id);
+    refuseFinal(cert);
     if (cert.verification_status !== 'pending') return { status: cert.verification_status, job_id: null as string | null };
     const job = await ctx.queue.enqueue(cert.id);
     ctx.queue.kick();
@@ -49,6 +65,7 @@ export const certificateRouter = router({
   /** The seed's Try Again: a rejected certificate is verified again from the start. */
   retryVerification: protectedProcedure.input(certificateByIdInput).mutation(async ({ ctx, input }) => {
     const cert = await ownCertificate(ctx, input.id);
+    refuseFinal(cert);
     if (cert.verification_status === 'verified') throw new DomainError('BAD_REQUEST', 'This certificate is already verified.');
     const job = await ctx.queue.enqueue(cert.id);
     ctx.queue.kick();
@@ -65,9 +82,7 @@ export const certificateRouter = router({
     const cert = await ownCertificate(ctx, input.id);
     const refuse = (message: string) => new DomainError('CONFLICT', message);
     if (cert.verification_status === 'verified') throw refuse('A verified certificate keeps the details it was verified with.');
-    if (cert.verification_status === 'revoked' || cert.verification_status === 'superseded') {
-      throw refuse(`A ${cert.verification_status} certificate's details can no longer be changed.`);
-    }
+    refuseFinal(cert);
     const now = new Date().toISOString();
     const job = await ctx.db.transaction().execute(async (trx) => {
       // Checked inside the transaction that queues the new run, so two edits cannot both start one.

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../lib/toast';
 import { Check, Copy, KeyRound, Loader2, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
-import { apiKeyCreateInput, type ApiKeyDto } from '../../../../shared/schemas/rest';
+import type { ApiKeyDto } from '../../../../shared/schemas/rest';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -34,6 +34,8 @@ export function ApiKeysCard() {
 
   async function onCreate(e: FormEvent) {
     e.preventDefault();
+    // The schema (zod) loads with the first submit, not with the profile page.
+    const { apiKeyCreateInput } = await import('../../../../shared/schemas/rest');
     const parsed = apiKeyCreateInput.safeParse({ name });
     if (!parsed.success) {
       setNameError(parsed.error.issues[0]?.message ?? 'Invalid name');

@@ -1,19 +1,29 @@
 // /login: Connect Wallet, then a signature proves the wallet is yours (PRODUCT.md: real sign-in).
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ShieldCheck, Wallet } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
 import WalletSessionProvider, { useWalletSession } from '../wallet/WalletSession';
-import { ConnectWalletDialog } from '../wallet/ConnectWalletDialog';
 import { useAuth } from './AuthProvider';
 import { FullPageLoading } from './FullPageLoading';
+
+// The wallet picker (a Radix dialog: focus trap, scroll lock, portal) loads when the holder reaches for
+// the button, not with the page: the page's first paint is the card and its one button.
+const loadDialog = () => import('../wallet/ConnectWalletDialog');
+const ConnectWalletDialog = lazy(() => loadDialog().then((m) => ({ default: m.ConnectWalletDialog })));
 
 function LoginCard() {
   const { isAuthenticated, isLoading } = useAuth();
   const { connecting } = useWalletSession();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
+  // Mounted from the first open on, so closing plays the dialog's exit like before.
+  const [opened, setOpened] = useState(false);
+  const openDialog = () => {
+    setOpened(true);
+    setOpen(true);
+  };
 
   useEffect(() => {
     if (isAuthenticated) navigate('/dashboard', { replace: true });
@@ -34,7 +44,15 @@ function LoginCard() {
           <CardDescription>Sign in with your Solana wallet to add, verify, mint and share your certificates.</CardDescription>
         </CardHeader>
         <CardContent>
-          <Button type="button" size="lg" className="w-full" disabled={connecting} onClick={() => setOpen(true)}>
+          <Button
+            type="button"
+            size="lg"
+            className="w-full"
+            disabled={connecting}
+            onPointerEnter={() => void loadDialog()}
+            onFocus={() => void loadDialog()}
+            onClick={openDialog}
+          >
             <Wallet className="size-4" aria-hidden="true" />
             {connecting ? 'Connecting....' : 'Connect Wallet'}
           </Button>
@@ -53,7 +71,11 @@ function LoginCard() {
           </p>
         </CardFooter>
       </Card>
-      <ConnectWalletDialog open={open} onOpenChange={setOpen} onSignedIn={() => navigate('/dashboard', { replace: true })} />
+      {opened && (
+        <Suspense fallback={null}>
+          <ConnectWalletDialog open={open} onOpenChange={setOpen} onSignedIn={() => navigate('/dashboard', { replace: true })} />
+        </Suspense>
+      )}
     </main>
   );
 }

@@ -3,11 +3,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useForm, Controller } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../lib/toast';
 import { ArrowLeft, CheckCircle2, FileText, Loader2, Upload, X, XCircle } from 'lucide-react';
-import { createCertificateFields } from '../../../../shared/schemas/certificate';
 import { CERTIFICATE_FILE_EXTENSIONS, CERTIFICATE_MAX_BYTES, MESSAGES } from '../../../../shared/constants';
 import type { CertificateDto } from '../../../../shared/schemas/dto';
 import { Button } from '../../components/ui/button';
@@ -19,16 +17,14 @@ import { PageHeader } from './components/PageHeader';
 import { formatKb, todayIso } from './lib/format';
 import { postTrpcForm } from './lib/upload';
 import { trpc } from '../../lib/trpc';
+import { lazyResolver } from '../../lib/lazy-resolver';
+import type { CreateCertificateFormValues } from './lib/create-form';
 
 type Stage = 'idle' | 'uploading' | 'converting' | 'processing' | 'success' | 'error';
 
-interface FormValues {
-  title: string;
-  institution_name: string;
-  program_name: string;
-  issue_date: string;
-  certificate_file: File | null;
-}
+type FormValues = CreateCertificateFormValues;
+
+const validation = lazyResolver<FormValues>(() => import('./lib/create-form').then((m) => m.createCertificateResolver));
 
 const ACCEPT = '.pdf,.jpg,.jpeg,.png,.webp,application/pdf,image/jpeg,image/png,image/webp';
 const STAGE_TEXT: Record<Stage, string> = {
@@ -58,7 +54,7 @@ export default function CreateCertificatePage() {
   const redirect = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const form = useForm<FormValues>({
-    resolver: zodResolver(createCertificateFields) as never,
+    resolver: validation.resolver,
     // Errors are shown on submit and cleared on edit (SEED-SPEC.md §5), not re-checked per keystroke.
     reValidateMode: 'onSubmit',
     defaultValues: { title: '', institution_name: '', program_name: '', issue_date: todayIso(), certificate_file: null },
@@ -67,6 +63,8 @@ export default function CreateCertificatePage() {
   const errors = formState.errors;
   const file = watch('certificate_file');
   const busy = stage === 'uploading' || stage === 'converting' || stage === 'processing' || stage === 'success';
+
+  useEffect(validation.preload, []);
 
   useEffect(
     () => () => {

@@ -1,11 +1,10 @@
 // /profile: name, optional e-mail, the connected wallet (read-only) and a photo shown on shared links.
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../lib/toast';
 import { Camera, Loader2, Wallet } from 'lucide-react';
-import { updateProfileInput, type UpdateProfileInput } from '../../../../shared/schemas/profile';
+import type { UpdateProfileInput } from '../../../../shared/schemas/profile';
 import { PHOTO_MAX_BYTES } from '../../../../shared/constants';
 import type { UserDto } from '../../../../shared/schemas/dto';
 import { Button } from '../../components/ui/button';
@@ -18,11 +17,14 @@ import { PageHeader } from '../certificates/components/PageHeader';
 import { postTrpcForm } from '../certificates/lib/upload';
 import { UserAvatar } from './UserAvatar';
 import { ApiKeysCard } from '../api-keys/ApiKeysCard';
+import { lazyResolver } from '../../lib/lazy-resolver';
 
 interface FormValues {
   full_name: string;
   email: string;
 }
+
+const validation = lazyResolver<FormValues>(() => import('./profile-form').then((m) => m.profileResolver));
 
 export default function ProfilePage() {
   const { updateUserProfile } = useAuth();
@@ -35,12 +37,14 @@ export default function ProfilePage() {
   const [photoError, setPhotoError] = useState<string | null>(null);
 
   const form = useForm<FormValues>({
-    resolver: zodResolver(updateProfileInput) as never,
+    resolver: validation.resolver,
     reValidateMode: 'onSubmit',
     defaultValues: { full_name: '', email: '' },
   });
   const { register, handleSubmit, reset, formState, clearErrors } = form;
   const errors = formState.errors;
+
+  useEffect(validation.preload, []);
 
   useEffect(() => {
     if (user) reset({ full_name: user.full_name ?? '', email: user.email ?? '' });

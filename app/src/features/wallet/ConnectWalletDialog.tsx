@@ -8,7 +8,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
-import { DEV_WALLET_NAME } from './dev-wallet';
+import { DEV_WALLET_NAME } from './names';
 import { useWalletSession } from './WalletSession';
 
 const GET_A_WALLET = [

@@ -1,7 +1,8 @@
 // The development wallet: a wallet-standard wallet backed by a local keypair, offered only when the
-// server runs on a local chain. wallet-adapter-react lists it like Phantom or Solflare, and the same
-// identity comes back on every visit because the secret key lives in localStorage (tests inject one
-// with page.addInitScript before the app loads).
+// server runs on a local chain (WalletSession loads this module only then). The app lists it like
+// Phantom or Solflare, and the same identity comes back on every visit because the secret key lives
+// in localStorage (tests inject one with page.addInitScript before the app loads). An ed25519 key
+// (tweetnacl) and the transaction's own bytes (./transaction) are all it needs: no @solana/web3.js.
 import { registerWallet, ReadonlyWalletAccount } from '@wallet-standard/wallet';
 import type { Wallet, WalletAccount, WalletIcon } from '@wallet-standard/base';
 import type {
@@ -21,12 +22,27 @@ import type {
   SolanaSignTransactionMethod,
   SolanaSignTransactionOutput,
 } from '@solana/wallet-standard-features';
-import { Keypair, Transaction, VersionedTransaction } from '@solana/web3.js';
 import nacl from 'tweetnacl';
 import bs58 from 'bs58';
+import { DEV_WALLET_NAME, DEV_WALLET_STORAGE_KEY } from './names';
+import { addSignature } from './transaction';
 
-export const DEV_WALLET_NAME = 'Attesta Dev Wallet';
-export const DEV_WALLET_STORAGE_KEY = 'attesta-dev-wallet';
+export { DEV_WALLET_NAME, DEV_WALLET_STORAGE_KEY };
+
+/** An ed25519 keypair in Solana's layout: a 64-byte secret key (seed, then public key). */
+export interface DevKeypair {
+  publicKey: Uint8Array;
+  secretKey: Uint8Array;
+  address: string;
+}
+
+function keypair(secretKey: Uint8Array): DevKeypair {
+  // As web3.js's Keypair.fromSecretKey: the public half must be the seed's own public key.
+  if (secretKey.length !== 64) throw new Error('bad secret key size');
+  const derived = nacl.sign.keyPair.fromSeed(secretKey.slice(0, 32));
+  if (!derived.publicKey.every((b, i) => b === secretKey[32 + i])) throw new Error('provided secretKey is invalid');
+  return { publicKey: derived.publicKey, secretKey: derived.secretKey, address: bs58.encode(derived.publicKey) };
+}
 
 const CHAINS = ['solana:localnet', 'solana:devnet'] as const;
 const FEATURES = ['solana:signMessage', 'solana:signTransaction'] as const;
@@ -37,19 +53,19 @@ const ICON = `data:image/svg+xml;base64,${btoa(
 )}` as WalletIcon;
 
 /** Reads the stored key (base58 or a JSON byte array, as `solana-keygen` writes), or makes and stores one. */
-export function loadDevKeypair(storage: Storage = localStorage): Keypair {
+export function loadDevKeypair(storage: Storage = localStorage): DevKeypair {
   const raw = storage.getItem(DEV_WALLET_STORAGE_KEY);
   if (raw) {
     try {
       const bytes = raw.trim().startsWith('[') ? Uint8Array.from(JSON.parse(raw) as number[]) : bs58.decode(raw.trim());
-      return Keypair.fromSecretKey(bytes);
+      return keypair(bytes);
     } catch {
       // A corrupt value should not lock the developer out: fall through and replace it.
     }
   }
-  const keypair = Keypair.generate();
-  storage.setItem(DEV_WALLET_STORAGE_KEY, bs58.encode(keypair.secretKey));
-  return keypair;
+  const fresh = keypair(nacl.sign.keyPair().secretKey);
+  storage.setItem(DEV_WALLET_STORAGE_KEY, bs58.encode(fresh.secretKey));
+  return fresh;
 }
 
 class DevWallet implements Wallet {
@@ -59,7 +75,7 @@ class DevWallet implements Wallet {
   readonly chains = CHAINS;
   #accounts: WalletAccount[] = [];
   #listeners = new Map<string, Set<(...args: unknown[]) => void>>();
-  #keypair: Keypair | null = null;
+  #keypair: DevKeypair | null = null;
 
   get accounts() {
     return this.#accounts.slice();
@@ -100,8 +116,8 @@ class DevWallet implements Wallet {
       this.#keypair = loadDevKeypair();
       this.#accounts = [
         new ReadonlyWalletAccount({
-          address: this.#keypair.publicKey.toBase58(),
-          publicKey: this.#keypair.publicKey.toBytes(),
+          address: this.#keypair.address,
+          publicKey: this.#keypair.publicKey,
           chains: CHAINS,
           features: FEATURES,
         }),
@@ -117,8 +133,8 @@ class DevWallet implements Wallet {
     this.#emit('change', { accounts: this.accounts });
   };
 
-  #requireKeypair(address: string): Keypair {
-    if (!this.#keypair || this.#keypair.publicKey.toBase58() !== address) throw new Error('Wallet not connected');
+  #requireKeypair(address: string): DevKeypair {
+    if (!this.#keypair || this.#keypair.address !== address) throw new Error('Wallet not connected');
     return this.#keypair;
   }
 
@@ -135,19 +151,8 @@ class DevWallet implements Wallet {
     const outputs: SolanaSignTransactionOutput[] = [];
     for (const { account, transaction } of inputs) {
       const keypair = this.#requireKeypair(account.address);
-      const bytes = Uint8Array.from(transaction);
-      // Version byte after the signatures tells legacy from v0; try v0 first like wallets do.
-      let signed: Uint8Array;
-      try {
-        const tx = VersionedTransaction.deserialize(bytes);
-        if (tx.version === 'legacy') throw new Error('legacy');
-        tx.sign([keypair]);
-        signed = tx.serialize();
-      } catch {
-        const tx = Transaction.from(bytes);
-        tx.partialSign(keypair);
-        signed = tx.serialize({ requireAllSignatures: false, verifySignatures: false });
-      }
+      // Legacy or v0: the keypair's signature goes in its slot, every other byte stays as prepared.
+      const signed = addSignature(Uint8Array.from(transaction), keypair.publicKey, (message) => nacl.sign.detached(message, keypair.secretKey));
       outputs.push({ signedTransaction: signed });
     }
     return outputs;

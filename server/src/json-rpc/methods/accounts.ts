@@ -1,4 +1,3 @@
-import { PublicKey } from '@solana/web3.js';
 import { invalidParams } from '../errors';
 import { accountConfig, configParam, filterCheck, pubkeyParam, tooMany } from '../params';
 import { isTokenProgram } from '../parse-token';
@@ -8,7 +7,7 @@ const MAX_MULTIPLE_ACCOUNTS = 100;
 
 /** Balances and accounts, one, several, or a program's. */
 export function accountMethods(env: RpcEnv): Record<string, Method> {
-  const { db, context, wrap, account, encode, parsed } = env;
+  const { chain, context, wrap, account, encode, parsed } = env;
   return {
     async getBalance(params) {
       tooMany(params, 2);
@@ -41,17 +40,15 @@ export function accountMethods(env: RpcEnv): Record<string, Method> {
       if (filters.length > 4) throw invalidParams('Too many filters provided; max 4');
       const checks = filters.map(filterCheck);
       const ctx = await context(cfg);
-      // Every non-executable account of the embedded chain is in chain_account (owner column);
-      // candidates come from there and are re-read live so the answer is the chain's current state.
-      const rows = await db.selectFrom('chain_account').select('pubkey').where('owner', '=', program.toBase58()).orderBy('pubkey').execute();
+      // Every non-executable account of the embedded chain is in chain_account: the committed rows by
+      // owner (indexed), with the accounts the chain is ahead on (an open DB transaction) at their state.
       const tokenParsed = cfg.encoding === 'jsonParsed' && isTokenProgram(program.toBase58());
       const out = [];
-      for (const r of rows) {
-        const acc = await account(new PublicKey(r.pubkey));
-        if (!acc || acc.owner !== program.toBase58() || !checks.every((c) => c(acc.data))) continue;
+      for (const acc of await chain.accountsOwnedBy(program)) {
+        if (!checks.every((c) => c(acc.data))) continue;
         const encoded = await encode(acc, cfg);
         if (tokenParsed && !parsed(encoded)) continue;
-        out.push({ account: encoded, pubkey: r.pubkey });
+        out.push({ account: encoded, pubkey: acc.pubkey });
       }
       return cfg.withContext ? { context: ctx, value: out } : out;
     },

@@ -6,7 +6,7 @@ import { ACCOUNT_CONFIG, type Method, type RpcEnv } from './env';
 
 /** SPL Token and Token-2022: accounts by owner, supplies, balances, largest holders. */
 export function tokenMethods(env: RpcEnv): Record<string, Method> {
-  const { db, context, wrap, account, encode, parsed, mintFor } = env;
+  const { chain, context, wrap, account, encode, parsed, mintFor } = env;
   return {
     async getTokenAccountsByOwner(params) {
       tooMany(params, 3);
@@ -19,17 +19,15 @@ export function tokenMethods(env: RpcEnv): Record<string, Method> {
       const program = mint ? (await mintFor(mint)).owner : pubkeyParam(sel.programId).toBase58();
       if (!isTokenProgram(program)) throw invalidParams(mint ? 'Invalid param: not a Token mint' : 'Invalid param: unrecognized Token program id');
       const ctx = await context(cfg);
-      const rows = await db.selectFrom('chain_account').select('pubkey').where('owner', '=', program).orderBy('pubkey').execute();
       const out = [];
-      for (const r of rows) {
-        const acc = await account(new PublicKey(r.pubkey));
+      for (const acc of await chain.accountsOwnedBy(new PublicKey(program))) {
         // Token account: mint(0..32) owner(32..64).
-        if (!acc || acc.owner !== program || !isTokenAccountData(program, acc.data)) continue;
+        if (!isTokenAccountData(program, acc.data)) continue;
         if (!Buffer.from(acc.data.subarray(32, 64)).equals(owner.toBuffer())) continue;
         if (mint && !Buffer.from(acc.data.subarray(0, 32)).equals(mint.toBuffer())) continue;
         const encoded = await encode(acc, cfg);
         if (cfg.encoding === 'jsonParsed' && !parsed(encoded)) continue;
-        out.push({ account: encoded, pubkey: r.pubkey });
+        out.push({ account: encoded, pubkey: acc.pubkey });
       }
       return { context: ctx, value: out };
     },
@@ -53,13 +51,11 @@ export function tokenMethods(env: RpcEnv): Record<string, Method> {
       const cfg = configParam(params[1], ['commitment']);
       const { owner, decimals } = await mintFor(mint);
       if (!isTokenProgram(owner)) throw invalidParams('Invalid param: not a Token mint');
-      const rows = await db.selectFrom('chain_account').select('pubkey').where('owner', '=', owner).execute();
       const holders: { address: PublicKey; amount: bigint }[] = [];
-      for (const r of rows) {
-        const a = await account(new PublicKey(r.pubkey));
-        if (!a || a.owner !== owner || !isTokenAccountData(owner, a.data)) continue;
+      for (const a of await chain.accountsOwnedBy(new PublicKey(owner))) {
+        if (!isTokenAccountData(owner, a.data)) continue;
         if (!Buffer.from(a.data.subarray(0, 32)).equals(mint.toBuffer())) continue;
-        holders.push({ address: new PublicKey(r.pubkey), amount: unpackTokenAccount(a.data)?.amount ?? 0n });
+        holders.push({ address: new PublicKey(a.pubkey), amount: unpackTokenAccount(a.data)?.amount ?? 0n });
       }
       // Largest first; equal amounts by address bytes, also descending (the validator's heap of (amount, address)).
       holders.sort((x, y) => (y.amount > x.amount ? 1 : y.amount < x.amount ? -1 : Buffer.compare(y.address.toBuffer(), x.address.toBuffer())));

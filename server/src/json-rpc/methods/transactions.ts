@@ -103,7 +103,7 @@ export function transactionMethods(env: RpcEnv): Record<string, Method> {
     };
   }
 
-  function simulationValue(sim: ReturnType<EmbeddedChain['simulateWire']>, extra: Record<string, unknown> = {}) {
+  function simulationValue(sim: Awaited<ReturnType<EmbeddedChain['simulateWire']>>, extra: Record<string, unknown> = {}) {
     const err = sim.err === null ? null : transactionError(sim.err).json;
     // No meta: refused before it ran (an expired blockhash), as a validator answers with empty logs.
     const rd = sim.meta?.returnData();
@@ -190,7 +190,7 @@ export function transactionMethods(env: RpcEnv): Record<string, Method> {
         const accounts = isObj(ac) && Array.isArray(ac.addresses) ? ac.addresses.map(pubkeyParam).map(() => null) : null;
         return { context: ctx, value: { accounts, err: 'AlreadyProcessed', innerInstructions: null, logs: [], replacementBlockhash: null, returnData: null, unitsConsumed: 0 } };
       }
-      const sim = chain.simulateWire(bytes, { sigVerify: cfg.sigVerify === true, replaceRecentBlockhash: cfg.replaceRecentBlockhash === true });
+      const sim = await chain.simulateWire(bytes, { sigVerify: cfg.sigVerify === true, replaceRecentBlockhash: cfg.replaceRecentBlockhash === true });
       let accounts: unknown = null;
       if (cfg.accounts !== undefined && cfg.accounts !== null) {
         const ac = cfg.accounts;
@@ -223,7 +223,7 @@ export function transactionMethods(env: RpcEnv): Record<string, Method> {
         if (await landed(signature)) throw alreadyProcessed();
         // The embedded chain only keeps transactions that succeed (a failed one would leave fees
         // unpersisted), so the preflight always runs; skipPreflight cannot land a failing transaction.
-        const sim = chain.simulateWire(bytes);
+        const sim = await chain.simulateWire(bytes);
         if (sim.err !== null) {
           const { text } = transactionError(sim.err);
           throw new RpcError(RpcCode.PreflightFailure, `Transaction simulation failed: ${text}`, simulationValue(sim));

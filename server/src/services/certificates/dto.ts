@@ -1,5 +1,6 @@
 import type { CertificateDto, PublicCertificateDto, UserDto, VerificationLogDto } from '../../../../shared/schemas/dto';
-import { parseVerificationDetails } from '../../../../shared/schemas/details';
+import { parseVerificationDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
+import { ReasonCode, reasonName, reasonText } from '../../../../shared/program/reasons';
 import type { TrustTierName } from '../../../../shared/constants';
 import { claimsOf } from '../../db/certificates';
 import type { CertificateRow, UserRow, VerificationLogRow } from '../../db/schema';
@@ -36,13 +37,50 @@ export function toCertificateDto(r: CertificateRow, origin: string): Certificate
   };
 }
 
+/**
+ * A certificate's verification details as anyone may read them (share links, verify surfaces). A
+ * rejection's own reason quotes the document's text ("The document names “…”"), and its log fields say
+ * more: publicly it is said in the generic words of its reason code. Verified verdicts (what was
+ * confirmed, tamper signals), chain changes (revoked, superseded, confirmed: public on chain anyway),
+ * retry notices and the awaiting-confirmation notice are in the platform's own words and stay.
+ */
+export function publicVerificationDetails(status: CertificateRow['verification_status'], d: VerificationDetailsDto | null): VerificationDetailsDto | null {
+  if (!d || d.kind !== 'verdict') return d;
+  const code = typeof d.reason_code === 'number' ? d.reason_code : 0;
+  if (code === 0 && status !== 'rejected') {
+    return {
+      kind: 'verdict',
+      reason: typeof d.reason === 'string' ? d.reason : 'Verified',
+      reason_code: 0,
+      reason_name: 'none',
+      ...(d.tier !== undefined ? { tier: d.tier } : {}),
+      // Only the institution that confirmed it (rows verified before that rule named a name match here).
+      ...(d.issuer !== undefined && d.tier === 'issuer_confirmed' ? { issuer: d.issuer } : {}),
+      ...(d.content_checked !== undefined ? { content_checked: d.content_checked } : {}),
+      ...(d.tamper_signals !== undefined ? { tamper_signals: d.tamper_signals } : {}),
+      ...(d.signature !== undefined ? { signature: d.signature } : {}),
+    };
+  }
+  const rejected = code === 0 ? ReasonCode.Other : code;
+  return {
+    kind: 'verdict',
+    reason: `Rejected: ${reasonText(rejected)}.`,
+    reason_code: rejected,
+    reason_name: reasonName(rejected),
+    tier: 'none',
+    ...(typeof d.step === 'string' ? { step: d.step } : {}),
+    ...(d.signature !== undefined ? { signature: d.signature } : {}),
+  };
+}
+
+/** Publicly: the row's fields, with {@link publicVerificationDetails}; the file's link only while verified. */
 export function toPublicCertificateDto(r: CertificateRow, holder: Pick<UserRow, 'full_name' | 'profile_image_url'>, origin: string): PublicCertificateDto {
   return {
     id: r.id,
     user_id: r.user_id,
     ...claimsOf(r),
     verification_status: r.verification_status,
-    verification_details: parseVerificationDetails(r.verification_details),
+    verification_details: publicVerificationDetails(r.verification_status, parseVerificationDetails(r.verification_details)),
     holder_name: holder.full_name,
     holder_photo_url: holder.profile_image_url,
     holder_wallet: r.holder_wallet,

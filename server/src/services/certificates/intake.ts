@@ -9,7 +9,8 @@ import { newId } from '../../lib/ids';
 import { ChainError, type ChainReceipt } from '../chain';
 import { FileRejectedError, inspectUpload, safeFileName, sha256Hex, toPdf } from '../files/index.js';
 import { checkDailyAnchors, lockAnchorsOf, reserveCreation, type CreationContext } from './limits';
-import { AWAITING_VERIFICATION, claimsOf, insertCertificate, ownerOfSha256, updateCertificate } from '../../db/certificates';
+import { AWAITING_VERIFICATION, claimsOf, insertCertificate, liveRowOfSha256, updateCertificate } from '../../db/certificates';
+import { reconcileCertificate } from '../chain-sync/reconcile';
 
 export const certificateFileKey = (id: string) => `certificates/${id}.pdf`;
 
@@ -77,11 +78,21 @@ async function addCertificate(svc: CreationContext, user: UserRow, input: Certif
   const originalSha256 = info.type === 'pdf' ? null : sha256Hex(bytes);
   const hash = fromHex(sha256);
 
-  const owner = await ownerOfSha256(db, sha256);
-  if (owner) throw conflict(owner === user.id ? MESSAGES.alreadyAdded : MESSAGES.alreadyRegisteredByOther);
+  // A file someone already added counts as theirs while their row is live. An institution that issued
+  // the file to its rightful holder superseded earlier claims: the record's holder may add it then.
   const record = await chain.readCertificate(hash);
-  if (record && record.holder.toBase58() !== user.wallet_address) throw conflict(MESSAGES.alreadyRegisteredByOther);
-  // Anchored for this wallet earlier but the row is missing (a crash between chain and DB): adopt it.
+  const recordIsMine = !!record && record.holder.toBase58() === user.wallet_address;
+  let live = await liveRowOfSha256(db, sha256);
+  if (live && recordIsMine && live.holder_wallet !== user.wallet_address) {
+    // The chain follower may not have marked the earlier claimant's row superseded yet: do it now.
+    await reconcileCertificate(svc, sha256);
+    live = await liveRowOfSha256(db, sha256);
+  }
+  if (live) throw conflict(live.user_id === user.id ? MESSAGES.alreadyAdded : MESSAGES.alreadyRegisteredByOther);
+  if (record && !recordIsMine) throw conflict(MESSAGES.alreadyRegisteredByOther);
+  // The record already names this wallet: issued to it by an institution (whose earlier claimants'
+  // rows are superseded), or anchored for it before a crash lost the row. Adopt it: nothing is anchored,
+  // and the verification run finds the record as it is (issuer-confirmed: verified at that tier).
   const adopt = record !== null;
 
   const id = newId('c_');

@@ -2,16 +2,17 @@ import { CertificateStatus, TrustTier, fromHex, isExpired, type CertificateAccou
 import { certificateStatusName, issuerStatusName, trustTierName } from '../../../../shared/program/names';
 import { ReasonCode, reasonName } from '../../../../shared/program/reasons';
 import type { VerdictDto, VerdictStatus } from '../../../../shared/schemas/dto';
+import { parseVerificationDetails, claimsWereChecked } from '../../../../shared/schemas/details';
 import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
-import { findWithHolder } from '../../db/certificates';
+import { findWithHolder, type CertificateWithHolder } from '../../db/certificates';
 import { toPublicCertificateDto } from './dto';
 
 const iso = (secs: bigint) => (secs === 0n ? null : new Date(Number(secs) * 1000).toISOString());
 
-type ChainPart = Omit<VerdictDto, 'valid' | 'integrity' | 'expected_sha256' | 'actual_sha256' | 'certificate' | 'checked_at'>;
+type ChainPart = Omit<VerdictDto, 'valid' | 'note' | 'integrity' | 'expected_sha256' | 'actual_sha256' | 'certificate' | 'checked_at'>;
 
-// What the chain says about a hash (plus the signatures we sent for it) is cached per hash and
+// What the chain says about a hash is cached per hash and
 // reused while the chain's state version is unchanged, for at most 1 s (expiry, RPC chains). Whole
 // verdicts are cached the same way: a holder's renamed profile shows up within a second; anything
 // that changes status also changes the chain.
@@ -55,27 +56,52 @@ export class VerdictService {
     return entry;
   }
 
-  private async chainPart(sha256: string, certId: string | null): Promise<ChainPart> {
-    const key = `${sha256}:${certId ?? ''}`;
+  private async chainPart(sha256: string): Promise<ChainPart> {
     const version = this.svc.chain.stateVersion();
-    const hit = this.parts.get(key);
+    const hit = this.parts.get(sha256);
     if (hit && hit.version === version && Date.now() - hit.at < CACHE_TTL_MS) return hit.part;
-    const part = await chainPartOf(this.svc, sha256, certId);
+    const part = await chainPartOf(this.svc, sha256);
     if (this.parts.size > CACHE_MAX) this.parts.clear();
-    this.parts.set(key, { at: Date.now(), version, part });
+    this.parts.set(sha256, { at: Date.now(), version, part });
     return part;
   }
 
+  /**
+   * By id (a share link's certificate, verifyById, a file compared with a given certificate): that row,
+   * whatever its state. By hash (verifyByHash, GET /api/v1/verify/hash, a dropped file): only the live
+   * row of the wallet the record names as its holder — never an earlier claimant's superseded row — and
+   * only while it is verified: the fields of a certificate nobody verified are its holder's, not public.
+   */
   private async compute(p: VerdictQuery): Promise<VerdictDto> {
-    const row = await findWithHolder(this.svc.db, p.cert ? { id: p.cert.id } : { sha256: p.sha256 });
-    const part = await this.chainPart(p.sha256, row?.id ?? null);
+    const chain = await this.chainPart(p.sha256);
+    let row: CertificateWithHolder | undefined;
+    if (p.cert) row = await findWithHolder(this.svc.db, { id: p.cert.id });
+    else if (chain.holder_wallet) {
+      row = await findWithHolder(this.svc.db, { sha256: p.sha256, holderWallet: chain.holder_wallet });
+      if (row?.verification_status !== 'verified') row = undefined;
+    }
+    const part: ChainPart = row ? { ...chain, record_address: chain.record_address ?? row.record_address, transactions: await transactionsOf(this.svc.db, row.id) } : chain;
     const mismatch = p.fileSha256 !== undefined && p.fileSha256 !== p.sha256;
     const found = part.status !== 'not_found';
     // The record now names another holder: an institution issued this file to its rightful holder, so
     // this certificate's claim is over, whatever the record says about the new holder's.
     const superseded = !!row && !!part.holder_wallet && part.holder_wallet !== row.holder_wallet;
+    const verified = part.status === 'verified' && !superseded;
+    // An institution's confirmation counts while the operator keeps it approved.
+    const confirmer = part.tier === 'issuer_confirmed' ? part.issuer : null;
+    const confirmerNotApproved = verified && part.tier === 'issuer_confirmed' && confirmer?.status !== 'approved';
+    // The claims shown must have been checked: by the platform's content check, or confirmed by the
+    // institution through the product's flow (a confirmation made on chain only covers the file).
+    const claimsUnchecked = verified && !!row && !(row.verification_status === 'verified' && claimsWereChecked(parseVerificationDetails(row.verification_details)));
+    const institution = confirmer?.name ?? 'The institution';
+    const note = confirmerNotApproved
+      ? `${institution}'s registration is ${confirmer?.status === 'suspended' ? 'suspended' : 'not approved'}.`
+      : claimsUnchecked && part.tier === 'issuer_confirmed'
+        ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
+        : null;
     return {
-      valid: part.status === 'verified' && !mismatch && !superseded,
+      valid: verified && !mismatch && !confirmerNotApproved && !claimsUnchecked,
+      note,
       integrity: p.fileSha256 === undefined ? 'not_checked' : mismatch ? 'mismatch' : found ? 'match' : 'not_checked',
       ...(mismatch ? { expected_sha256: p.sha256, actual_sha256: p.fileSha256 } : {}),
       ...part,
@@ -86,9 +112,15 @@ export class VerdictService {
   }
 }
 
-/** What the chain says about `sha256` (and the signatures we sent for certificate `certId`). */
-async function chainPartOf(svc: Pick<Services, 'db' | 'chain'>, sha256: string, certId: string | null): Promise<ChainPart> {
-  const { chain, db } = svc;
+/** The transactions this server sent for certificate `certId`, oldest first. */
+async function transactionsOf(db: Services['db'], certId: string): Promise<ChainPart['transactions']> {
+  const rows = await db.selectFrom('chain_transaction').select(['kind', 'signature', 'slot', 'created_at']).where('certificate_id', '=', certId).orderBy('slot').execute();
+  return rows.map((t) => ({ kind: t.kind, signature: t.signature, slot: t.slot, created_at: t.created_at }));
+}
+
+/** What the chain says about `sha256` (the transactions of a certificate are added by the caller). */
+async function chainPartOf(svc: Pick<Services, 'db' | 'chain'>, sha256: string): Promise<ChainPart> {
+  const { chain } = svc;
   const hash = fromHex(sha256);
   const record: CertificateAccount | null = await chain.readCertificate(hash);
   const now = await chain.now();
@@ -104,18 +136,10 @@ async function chainPartOf(svc: Pick<Services, 'db' | 'chain'>, sha256: string, 
     if (record.tier === TrustTier.IssuerConfirmed) issuer = named;
     else requested = named;
   }
-  const transactions = certId
-    ? (await db.selectFrom('chain_transaction').select(['kind', 'signature', 'slot', 'created_at']).where('certificate_id', '=', certId).orderBy('slot').execute()).map((t) => ({
-        kind: t.kind,
-        signature: t.signature,
-        slot: t.slot,
-        created_at: t.created_at,
-      }))
-    : [];
   return {
     status,
     sha256,
-    record_address: record || certId ? chain.certificateAddress(hash).toBase58() : null,
+    record_address: record ? chain.certificateAddress(hash).toBase58() : null,
     tier: record ? trustTierName(record.tier) ?? 'none' : 'none',
     reason_code: record?.reasonCode ?? 0,
     reason: record && record.reasonCode ? reasonName(record.reasonCode) : null,
@@ -128,7 +152,7 @@ async function chainPartOf(svc: Pick<Services, 'db' | 'chain'>, sha256: string, 
     verified_at: record ? iso(record.verifiedAt) : null,
     revoked_at: record ? iso(record.revokedAt) : null,
     expires_at: record ? iso(record.expiresAt) : null,
-    transactions,
+    transactions: [],
     chain: { mode: chain.mode, program_id: chain.programId.toBase58() },
   };
 }

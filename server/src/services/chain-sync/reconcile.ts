@@ -1,7 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { CertificateStatus, TrustTier, fromHex, type CertificateAccount } from '../../../../shared/program/codec';
 import { ReasonCode, reasonName, reasonText } from '../../../../shared/program/reasons';
-import type { ConfirmedDetails, RevokedDetails, SupersededDetails } from '../../../../shared/schemas/details';
+import { claimsWereChecked, parseVerificationDetails, type ConfirmedDetails, type RevokedDetails, type SupersededDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
 import { findBySha256, updateCertificate } from '../../db/certificates';
 import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
@@ -18,6 +18,12 @@ export interface RowChange {
   verification_status: ChainOwnedStatus;
   tier: string;
   verification_details: RevokedDetails | SupersededDetails | ConfirmedDetails;
+  /**
+   * Set when an institution confirmed the file on chain over claims nobody checked: the institution
+   * the row shows becomes the confirming institution's on-chain name (the title and program stay the
+   * holder's, and the details say they were not confirmed).
+   */
+  institution_name?: string;
 }
 
 const iso = (secs: bigint) => new Date(Number(secs) * 1000).toISOString();
@@ -39,11 +45,26 @@ export async function describeKey(svc: Pick<Services, 'chain'>, key: PublicKey, 
   return { authority, role: issuer ? ('issuer' as const) : ('unknown' as const), name: issuer?.name ?? null, domain: issuer?.uri ?? null };
 }
 
-/** What `row` must become so it agrees with `record`, or null when it already does (or the change is the pipeline's). */
-export async function chainChange(svc: Pick<Services, 'chain'>, row: CertificateRow, record: CertificateAccount | null): Promise<RowChange | null> {
+/** True when the platform's content check passed for the claims `row` shows now (a verified row's own verdict, or a confirmation recorded after one). */
+function contentCheckedOf(row: CertificateRow): boolean {
+  if (row.verification_status !== 'verified') return false;
+  const d = parseVerificationDetails(row.verification_details);
+  if (!d) return true; // verified rows written before details existed: verified by their content
+  if (d.kind === 'verdict') return d.content_checked !== false;
+  if (d.kind === 'confirmed') return d.content_checked === true;
+  return false;
+}
+
+/**
+ * What the record alone says `row` must be, whatever the row says now: revoked, superseded (the record
+ * names another holder) or verified at the issuer-confirmed tier; null when the record leaves the
+ * verdict to the platform (pending, rejected, platform verified). The verification pipeline ends a run
+ * with this instead of its own verdict; `contentChecked` is its finding that the content check passed
+ * for the row's current claims.
+ */
+export async function chainDecision(svc: Pick<Services, 'chain'>, row: CertificateRow, record: CertificateAccount | null, opts: { contentChecked?: boolean } = {}): Promise<RowChange | null> {
   if (!record) return null;
   if (!record.holder.equals(new PublicKey(row.holder_wallet))) {
-    if (row.verification_status === 'superseded') return null;
     // The record now belongs to another wallet: an institution issued this file to its holder.
     const by = record.issuer ? await describeKey(svc, record.issuer, record) : null;
     const who = by?.name ?? 'an institution';
@@ -63,7 +84,6 @@ export async function chainChange(svc: Pick<Services, 'chain'>, row: Certificate
     };
   }
   if (record.status === CertificateStatus.Revoked) {
-    if (row.verification_status === 'revoked') return null;
     const by = record.verifier ? await describeKey(svc, record.verifier, record) : null;
     const who = by?.name ?? by?.authority ?? 'an authorised key';
     return {
@@ -81,24 +101,59 @@ export async function chainChange(svc: Pick<Services, 'chain'>, row: Certificate
     };
   }
   if (record.status === CertificateStatus.Verified && record.tier === TrustTier.IssuerConfirmed) {
-    if (row.verification_status === 'verified' && row.tier === 'issuer_confirmed') return null;
     const by = record.issuer ? await describeKey(svc, record.issuer, record) : null;
     const name = by?.name ?? 'The institution';
+    const previous = parseVerificationDetails(row.verification_details);
+    // Confirmed through the product's own flow (it records claims_confirmed: true): its word covers the claims.
+    const claimsConfirmed = previous?.kind === 'confirmed' && previous.claims_confirmed === true;
+    const contentChecked = opts.contentChecked === true || contentCheckedOf(row);
+    const unchecked = !claimsConfirmed && !contentChecked;
     return {
       verification_status: 'verified',
       tier: 'issuer_confirmed',
+      ...(unchecked && by?.name ? { institution_name: by.name } : {}),
       verification_details: {
         kind: 'confirmed',
-        reason: `${name}${by?.domain ? ` (${by.domain})` : ''} confirmed this certificate on chain: its own key signed the record on ${day(record.verifiedAt)}.`,
+        reason: unchecked
+          ? `${name} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
+          : `${name}${by?.domain ? ` (${by.domain})` : ''} confirmed this certificate on chain: its own key signed the record on ${day(record.verifiedAt)}.`,
         reason_code: 0,
         reason_name: 'none',
         tier: 'issuer_confirmed',
         issuer: by ? { authority: by.authority, name: by.name, domain: by.domain } : null,
         confirmed_at: iso(record.verifiedAt),
+        claims_confirmed: claimsConfirmed,
+        content_checked: contentChecked,
       },
     };
   }
   return null;
+}
+
+/** True when `row` already says what `change` says (nothing to write). */
+function agrees(row: CertificateRow, change: RowChange): boolean {
+  if (row.verification_status !== change.verification_status) return false;
+  if (change.verification_status !== 'verified') return true; // revoked / superseded: final, its first details stay
+  if (row.tier !== 'issuer_confirmed') return false;
+  // Already issuer-confirmed: only a finding that the claims were checked after all changes it.
+  return claimsWereChecked(parseVerificationDetails(row.verification_details)) || !claimsWereChecked(change.verification_details as VerificationDetailsDto);
+}
+
+/** What `row` must become so it agrees with `record`, or null when it already does (or the change is the pipeline's). */
+export async function chainChange(svc: Pick<Services, 'chain'>, row: CertificateRow, record: CertificateAccount | null, opts: { contentChecked?: boolean } = {}): Promise<RowChange | null> {
+  const change = await chainDecision(svc, row, record, opts);
+  return change && !agrees(row, change) ? change : null;
+}
+
+/** The row's columns a chain change writes. */
+export function rowUpdateOf(change: RowChange, now: string) {
+  return {
+    verification_status: change.verification_status,
+    tier: change.tier,
+    verification_details: JSON.stringify(change.verification_details),
+    ...(change.institution_name !== undefined ? { institution_name: change.institution_name } : {}),
+    updated_at: now,
+  };
 }
 
 /**
@@ -115,12 +170,7 @@ export async function reconcileCertificate(svc: Pick<Services, 'chain' | 'db' | 
     const change = await chainChange(svc, row, record);
     if (!change) continue;
     const now = new Date().toISOString();
-    const updated = await updateCertificate(
-      svc.db,
-      row.id,
-      { verification_status: change.verification_status, tier: change.tier, verification_details: JSON.stringify(change.verification_details), updated_at: now },
-      { ifUnchangedSince: row.updated_at },
-    );
+    const updated = await updateCertificate(svc.db, row.id, rowUpdateOf(change, now), { ifUnchangedSince: row.updated_at, ifStatus: row.verification_status });
     if (!updated) continue;
     // Nothing left to verify: the record's state is final for this row.
     await svc.db.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'queued').execute();

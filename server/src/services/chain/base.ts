@@ -106,6 +106,10 @@ export abstract class BaseChain implements ChainService {
     );
   }
 
+  revokeCertificate(p: { hash: Uint8Array; reasonCode: number }, o: TxOptions) {
+    return this.send([ix.revokeCertificateIx(this.programId, { hash: p.hash, authority: this.operator, reasonCode: p.reasonCode })], [], o);
+  }
+
   async readCertificate(hash: Uint8Array): Promise<CertificateAccount | null> {
     const acc = await this.getAccountInfo(this.certificateAddress(hash));
     return acc && acc.owner === this.programId.toBase58() && acc.data.length > 0 ? decodeCertificate(acc.data) : null;

@@ -16,7 +16,14 @@ export async function createChain(config: Config, db: Kysely<Database>): Promise
   const programId = config.chain.programId ? new PublicKey(config.chain.programId) : CERTIFICATES_PROGRAM_ID;
   const chain =
     config.chain.mode === 'embedded'
-      ? await EmbeddedChain.start({ db, programId, programPath: config.chain.programPath, operator })
+      ? await EmbeddedChain.start({
+          db,
+          programId,
+          programPath: config.chain.programPath,
+          operator,
+          // SQLite: account reads get their own read-only connection to the file (see embedded.ts).
+          sqliteFile: config.database.kind === 'sqlite' ? config.database.file : undefined,
+        })
       : await RemoteChain.connect({ programId, operator, db, rpcUrl: config.chain.rpcUrl });
   await chain.ensureRegistry();
   return chain;

@@ -85,6 +85,8 @@ export interface ChainService {
   registerIssuer(p: { authority: Keypair; name: string; uri: string }, o: TxOptions): Promise<ChainReceipt>;
   setIssuerStatus(p: { authority: PublicKey; status: number }, o: TxOptions): Promise<ChainReceipt>;
   issueCertificate(p: { authority: Keypair; hash: Uint8Array; holder: PublicKey; expiresAt?: bigint }, o: TxOptions): Promise<ChainReceipt>;
+  /** The operator (registry admin and verifier) revokes a record, with a revocation reason code. */
+  revokeCertificate(p: { hash: Uint8Array; reasonCode: number }, o: TxOptions): Promise<ChainReceipt>;
 
   /** Signs with the operator (fee payer) plus `signers`, sends, persists. For the mint flow. */
   sendTransaction(tx: Transaction, signers: Signer[], o: TxOptions): Promise<ChainReceipt>;

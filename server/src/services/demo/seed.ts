@@ -8,16 +8,18 @@ import type { Services } from '../index';
 import { certificateFileKey } from '../certificates/intake';
 
 import { createHash } from 'node:crypto';
-import { Keypair } from '@solana/web3.js';
+import { Keypair, type PublicKey } from '@solana/web3.js';
 import { loadOrCreateDemoKeys } from './keys';
 import type { VerdictDetails } from '../../../../shared/schemas/details';
 import { findCertificate, insertCertificate } from '../../db/certificates';
+import { reconcileCertificate } from '../chain-sync/reconcile';
 
 // Demo data for the embedded chain (ATTESTA_DEMO_DATA=false turns it off): an approved issuer and a
 // demo wallet holding cert-1 (verified, issuer-confirmed), cert-2 (pending) and cert-3 (rejected).
 // Their keys are random per installation and stay in the data dir (./keys.ts); never on a real cluster.
 export const DEMO_USER_ID = 'u_demo';
 export const DEMO_ISSUER_NAME = 'Attesta Demo University';
+const DEMO_HOLDER_NAME = 'Alex Demo';
 
 interface DemoCert {
   id: string;
@@ -36,7 +38,16 @@ const DEMO: DemoCert[] = [
   { id: 'cert-3', title: 'Data Analytics Diploma', institution: 'Metro Data School', program: 'Advanced Data Analytics', printedProgram: 'Introduction to Spreadsheets', issueDate: '2023-11-20', outcome: 'rejected' },
 ];
 
-export async function demoPdf(c: DemoCert, holderName: string): Promise<Uint8Array> {
+/**
+ * The serial printed on this installation's demo certificates ("Certificate no. …"), derived from its
+ * own demo holder key: each installation's demo files (and so their hashes, their records) are its own.
+ * Releases before it printed none, so their demo records can be told apart (and retired).
+ */
+export function demoSerial(holder: PublicKey, id: string): string {
+  return `AD-${createHash('sha256').update(`attesta-demo-serial:${holder.toBase58()}:${id}`).digest('hex').slice(0, 12).toUpperCase()}`;
+}
+
+export async function demoPdf(c: DemoCert, holderName: string, serial?: string): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const fixed = new Date(`${c.issueDate}T12:00:00Z`);
   doc.setTitle(c.title);
@@ -57,36 +68,85 @@ export async function demoPdf(c: DemoCert, holderName: string): Promise<Uint8Arr
   center(c.printedProgram ?? c.program, 310, 22, bold);
   center(`and is awarded the ${c.title}`, 270, 18);
   center(`Issued on ${c.issueDate}`, 200, 14);
+  if (serial) center(`Certificate no. ${serial}`, 150, 11);
   return doc.save({ useObjectStreams: false });
 }
 
 /**
- * Data dirs seeded before demo keys were made per installation hold an approved demo institution and
- * a demo holder whose keys anyone could derive from the source (`sha256("attesta-demo:<label>")`).
- * Suspend that institution on chain and move the demo user to this installation's own holder key, so
- * the derivable keys keep no rights here. Returns what it changed.
+ * Data dirs seeded before demo keys were made per installation hold demo records issued by a demo
+ * institution to a demo holder whose keys anyone can derive from the source
+ * (`sha256("attesta-demo:<label>")`). Their rights are retired at start:
+ * - the derivable institution is suspended (it can issue and confirm nothing more);
+ * - every legacy demo record (the demo holder's rows, and the files the legacy seed made) is revoked on
+ *   chain by the operator, the registry admin, with reason `revoked_superseded`: the derivable
+ *   institution can no longer revoke it (AlreadyRevoked) and the derivable holder can neither ask for
+ *   its confirmation (InvalidCertificateStatus) nor mint it (NotVerified);
+ * - the legacy demo rows (cert-1..cert-3 of the demo holder, with their blobs, logs, jobs and mint
+ *   attempts) are removed, and `seedDemoData` then seeds them afresh with this installation's keys
+ *   (new files: a per-installation serial, so new hashes and records); other rows of the derivable
+ *   holder follow their revoked records;
+ * - the demo user moves to this installation's own holder key.
+ * Returns what it changed; a second start finds nothing left to do.
  */
-export async function retireDerivableDemoKeys(svc: Services, holder: Keypair): Promise<{ issuerSuspended: boolean; userMoved: boolean }> {
+export async function retireDerivableDemoKeys(
+  svc: Services,
+  holder: Keypair,
+): Promise<{ issuerSuspended: boolean; userMoved: boolean; recordsRevoked: number; rowsRemoved: number }> {
+  const { db, chain, blobs } = svc;
   const derived = (label: string) => Keypair.fromSeed(createHash('sha256').update(`attesta-demo:${label}`).digest()).publicKey;
   const legacyIssuer = derived('issuer');
-  const legacyHolder = derived('holder').toBase58();
+  const legacyHolderKey = derived('holder');
+  const legacyHolder = legacyHolderKey.toBase58();
   let issuerSuspended = false;
-  const onChain = await svc.chain.readIssuer(legacyIssuer);
+  const onChain = await chain.readIssuer(legacyIssuer);
   if (onChain && onChain.status !== IssuerStatus.Suspended) {
-    await svc.chain.setIssuerStatus({ authority: legacyIssuer, status: IssuerStatus.Suspended }, { kind: 'set_issuer_status' });
+    await chain.setIssuerStatus({ authority: legacyIssuer, status: IssuerStatus.Suspended }, { kind: 'set_issuer_status' });
     issuerSuspended = true;
   }
-  const moved = await svc.db.transaction().execute(async (trx) => {
+
+  // The legacy demo records: rows of the derivable holder, and the files the legacy seed printed
+  // (without a serial: their hashes are the same on every old installation).
+  const rows = await db.selectFrom('certificate').select(['id', 'user_id', 'sha256', 'file_key']).where('holder_wallet', '=', legacyHolder).execute();
+  const hashes = new Set(rows.map((r) => r.sha256));
+  if (onChain || rows.length) for (const c of DEMO) hashes.add(sha256Hex(await demoPdf(c, DEMO_HOLDER_NAME)));
+  let recordsRevoked = 0;
+  for (const sha256 of hashes) {
+    const hash = fromHex(sha256);
+    const record = await chain.readCertificate(hash);
+    if (!record || record.status === CertificateStatus.Revoked) continue;
+    if (!record.holder.equals(legacyHolderKey) && !record.issuer?.equals(legacyIssuer)) continue;
+    await chain.revokeCertificate({ hash, reasonCode: ReasonCode.RevokedSuperseded }, { kind: 'revoke_certificate' });
+    recordsRevoked++;
+  }
+
+  // The legacy demo rows go (seeded again below with this installation's keys); their logs, jobs and
+  // mint attempts go with them (ON DELETE CASCADE); the transactions sent for them stay, unlinked.
+  const demoIds = new Set(DEMO.map((c) => c.id));
+  const legacyRows = rows.filter((r) => demoIds.has(r.id));
+  if (legacyRows.length) {
+    const ids = legacyRows.map((r) => r.id);
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('chain_transaction').set({ certificate_id: null }).where('certificate_id', 'in', ids).execute();
+      await trx.deleteFrom('certificate').where('id', 'in', ids).where('holder_wallet', '=', legacyHolder).execute();
+    });
+    for (const r of legacyRows) await blobs.delete(r.file_key).catch(() => undefined);
+  }
+  // Anything else the derivable holder added: its row follows its revoked record.
+  for (const r of rows) if (!demoIds.has(r.id)) await reconcileCertificate(svc, r.sha256);
+
+  const moved = await db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom('user').select('id').where('wallet_address', '=', legacyHolder).executeTakeFirst();
     if (!user) return false;
     await trx.deleteFrom('session').where('user_id', '=', user.id).execute();
     await trx.updateTable('user').set({ wallet_address: holder.publicKey.toBase58(), updated_at: new Date().toISOString() }).where('id', '=', user.id).execute();
     return true;
   });
-  if (issuerSuspended || moved) {
-    console.warn('demo data: this data dir was seeded with demo keys anyone can derive; the old demo institution is suspended and the demo user now signs in with this installation\'s own key (demo-keys.json). Start with an empty ATTESTA_DATA_DIR for fresh demo data.');
+  if (issuerSuspended || moved || recordsRevoked || legacyRows.length) {
+    console.warn(
+      'demo data: this data dir was seeded with demo keys anyone can derive; the old demo institution is suspended, its demo records are revoked (revoked_superseded), and the demo user and demo certificates now use this installation\'s own keys (demo-keys.json).',
+    );
   }
-  return { issuerSuspended, userMoved: moved };
+  return { issuerSuspended, userMoved: moved, recordsRevoked, rowsRemoved: legacyRows.length };
 }
 
 export async function seedDemoData(svc: Services): Promise<void> {
@@ -99,7 +159,7 @@ export async function seedDemoData(svc: Services): Promise<void> {
   if (onChainIssuer?.status !== IssuerStatus.Approved) await chain.setIssuerStatus({ authority: issuer.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
 
   const now = new Date().toISOString();
-  const holderName = 'Alex Demo';
+  const holderName = DEMO_HOLDER_NAME;
   await db
     .insertInto('user')
     .values({ id: DEMO_USER_ID, wallet_address: holder.publicKey.toBase58(), full_name: holderName, email: null, profile_image_key: null, profile_image_url: null, created_at: now, updated_at: now })
@@ -108,7 +168,7 @@ export async function seedDemoData(svc: Services): Promise<void> {
 
   for (const c of DEMO) {
     if (await findCertificate(db, c.id)) continue;
-    const pdf = await demoPdf(c, holderName);
+    const pdf = await demoPdf(c, holderName, demoSerial(holder.publicKey, c.id));
     const sha256 = sha256Hex(pdf);
     const hash = fromHex(sha256);
     const key = certificateFileKey(c.id);
@@ -134,7 +194,7 @@ export async function seedDemoData(svc: Services): Promise<void> {
 
     const details: VerdictDetails | null =
       c.outcome === 'verified'
-        ? { kind: 'verdict', reason: `Issued and confirmed on chain by the approved issuer ${DEMO_ISSUER_NAME}.`, reason_code: 0, reason_name: 'none', tier: 'issuer_confirmed', issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME } }
+        ? { kind: 'verdict', reason: `Issued and confirmed on chain by the approved issuer ${DEMO_ISSUER_NAME}.`, reason_code: 0, reason_name: 'none', tier: 'issuer_confirmed', issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME }, content_checked: true }
         : c.outcome === 'rejected'
           ? { kind: 'verdict', reason: 'The document text does not name the claimed program.', reason_code: ReasonCode.ContentMismatch, reason_name: 'content_mismatch', tier: 'none' }
           : null;

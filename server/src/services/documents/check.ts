@@ -1,7 +1,7 @@
 import { PDF_STREAM_LIMITS, type PdfStreamLimits } from '../files/pdf-streams.js';
 import { OcrTimeoutError, recognizeText, type RawImage } from '../ocr/index.js';
 import { READER_HEAP_MB, readInReader } from './readers.js';
-import { normaliseText, textNames, textNamesFuzzy } from './text.js';
+import { HIDDEN_MARK, normaliseText, textNames, textNamesFuzzy } from './text.js';
 
 export { DocumentUnreadableError } from './errors.js';
 export { normaliseText, textNames, textNamesFuzzy, editDistance } from './text.js';
@@ -13,8 +13,13 @@ export interface DocumentClaims {
 }
 
 export interface DocumentCheck {
+  /** Whether the text a person sees on the pages read (or OCR reads off their images) names each claim. */
   textMatches: { title: boolean; institution: boolean; program: boolean };
-  /** The first ~2000 characters of the extracted text, whitespace collapsed. */
+  /**
+   * The first ~2000 characters of that text, whitespace collapsed: the text layer with each stretch
+   * of text that is not visible on the page replaced by one HIDDEN_MARK (…, no word: never matched or
+   * quoted), plus OCR text when the visible text is too thin. Empty when nothing could be read.
+   */
   text: string;
   /** Short human sentences; empty when nothing looks edited. */
   tamperSignals: string[];
@@ -36,7 +41,23 @@ export interface DocumentCheck {
   ocrPages?: number;
   /** Why OCR gave no usable text (timeout, failure, too little text), for the log. */
   ocrNote?: string;
+  /**
+   * Some of the text layer is not visible on the page (invisible, white on white, covered, clipped,
+   * off the page or too small to read) and was left out of `text` and the comparison.
+   */
+  hiddenTextIgnored?: true;
+  /** A sentence for the log when hiddenTextIgnored: HIDDEN_TEXT_NOTE. */
+  hiddenTextNote?: string;
+  /** Claims that only text which is not visible names (the visible text does not); also a tamper signal. */
+  namedOnlyByHiddenText?: ('title' | 'institution' | 'program')[];
+  /** Pages drawn to tell visible text apart, and the time it took (ms). */
+  pagesDrawn: number;
+  drawMs: number;
+  /** Why some text could not be judged visible (a page that could not be drawn…): it counts as not visible. */
+  visibilityNote?: string;
 }
+
+export const HIDDEN_TEXT_NOTE = 'Text that is not visible on the page was ignored (invisible, white on white, or covered).';
 
 export type TextSource = 'pdf' | 'ocr' | 'none';
 
@@ -108,6 +129,7 @@ export async function checkDocument(
     timeoutMs: opts.timeoutMs ?? 5000,
     ocr: opts.ocr === false ? null : { maxPages: opts.ocrMaxPages ?? 3, timeoutMs: opts.ocrTimeoutMs ?? 30_000 },
     streamLimits: { ...PDF_STREAM_LIMITS, ...opts.limits?.streams },
+    claims: [claims.title, claims.institution_name, claims.program_name],
     heapMb: opts.limits?.heapMb ?? READER_HEAP_MB,
     ...(opts.limits?.timeMs !== undefined ? { timeLimitMs: opts.limits.timeMs } : {}),
   });
@@ -133,17 +155,40 @@ export async function checkDocument(
     if (recognised.text) {
       text = [text, recognised.text].filter(Boolean).join('\n');
       textSource = 'ocr';
+    } else if (read.ocr.images.length) {
+      // The page's image could not be read: what it shows is unknown, whatever text hides behind it
+      // (a scan's invisible OCR layer). Unread, not "shows nothing".
+      text = text.replaceAll(HIDDEN_MARK, ' ').replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
+      textSource = text ? 'pdf' : 'none';
     }
   }
 
   const norm = normaliseText(text);
   const names = textSource === 'ocr' ? textNamesFuzzy : textNames;
+  const textMatches = {
+    title: names(norm, claims.title),
+    institution: names(norm, claims.institution_name),
+    program: names(norm, claims.program_name),
+  };
+
+  // Text only the check could see: the claims the text layer names that the visible text does not.
+  const layer = normaliseText(read.layerText);
+  const hiddenOnly = (
+    [
+      ['title', claims.title],
+      ['institution', claims.institution_name],
+      ['program', claims.program_name],
+    ] as const
+  )
+    .filter(([field, claim]) => !textMatches[field] && textNames(layer, claim))
+    .map(([field]) => field);
+  if (hiddenOnly.length) {
+    signals.add(`Contains hidden text: the claimed ${listOf(hiddenOnly)} ${hiddenOnly.length === 1 ? 'is' : 'are'} named only by text that is not visible on the page.`);
+  }
+  for (const note of read.visibility.notes) signals.add(note);
+
   return {
-    textMatches: {
-      title: names(norm, claims.title),
-      institution: names(norm, claims.institution_name),
-      program: names(norm, claims.program_name),
-    },
+    textMatches,
     text: text.slice(0, TEXT_PREVIEW_CHARS),
     tamperSignals: [...signals],
     pageCount: read.pageCount,
@@ -152,7 +197,16 @@ export async function checkDocument(
     ...(creator ? { creator } : {}),
     textSource,
     ...ocr,
+    ...(read.visibility.hiddenLetters > 0 ? { hiddenTextIgnored: true as const, hiddenTextNote: HIDDEN_TEXT_NOTE } : {}),
+    ...(hiddenOnly.length ? { namedOnlyByHiddenText: hiddenOnly } : {}),
+    pagesDrawn: read.visibility.pagesDrawn,
+    drawMs: read.visibility.ms,
+    ...(read.visibility.notes.length ? { visibilityNote: read.visibility.notes.join(' ') } : {}),
   };
+}
+
+function listOf(fields: readonly string[]): string {
+  return fields.length <= 1 ? fields.join('') : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`;
 }
 
 interface OcrInfo {

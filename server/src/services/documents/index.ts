@@ -2,9 +2,18 @@
  * Documents: reads a certificate PDF and checks it against what the holder claims.
  *
  * `checkDocument(pdfBytes, {title, institution_name, program_name}, {maxPages?, timeoutMs?})` →
- * `{textMatches: {title, institution, program}, text, tamperSignals, pageCount, pagesRead, producer?, creator?}`.
- * Text comes from pdfjs (first 10 pages, 5 s budget by default); matching ignores case, accents,
- * ligatures, punctuation and line breaks. Tamper signals are short sentences (incremental updates,
+ * `{textMatches: {title, institution, program}, text, tamperSignals, pageCount, pagesRead, producer?, creator?,
+ * hiddenTextIgnored?, hiddenTextNote?, namedOnlyByHiddenText?, pagesDrawn, drawMs, visibilityNote?}`.
+ * Text comes from pdfjs (first 10 pages, 5 s budget by default, fewer once the visible text names every
+ * claim); matching ignores case, accents, ligatures, punctuation and line breaks.
+ *
+ * Only text a person sees counts (visible.ts): each page read is drawn (pdfjs on @napi-rs/canvas, 1 px
+ * per point) as it is and with its text muted, and a glyph counts when what it paints differs from what
+ * is beneath it by a readable contrast and its em is at least 4 pt. Text in an invisible rendering mode,
+ * white on white, under an opaque shape, clipped away, outside the page, in a hidden layer or a point
+ * high is left out (`hiddenTextIgnored`, `hiddenTextNote` for the log); when only such text names a
+ * claim, the claim does not match and the tamper signal "Contains hidden text: …" says so. A page that
+ * cannot be drawn has its text left out too, with the reason as a tamper signal (`visibilityNote`). Tamper signals are short sentences (incremental updates,
  * edited-after-created dates, an editing tool as producer, JavaScript, embedded files, encryption).
  * Throws `DocumentUnreadableError` (user-facing message) when the PDF cannot be opened at all, or is
  * too complex or too large to read (see below).
@@ -31,6 +40,7 @@ export {
   editDistance,
   DocumentUnreadableError,
   TEXT_PREVIEW_CHARS,
+  HIDDEN_TEXT_NOTE,
   type DocumentClaims,
   type DocumentCheck,
   type CheckDocumentOptions,

@@ -5,12 +5,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
 import { PDFDateString, VerbosityLevel, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api';
+import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { measurePdfStreams, type PdfStreamLimits } from '../files/pdf-streams.js';
 import { OcrTimeoutError, type RawImage } from '../ocr/types.js';
 import { DocumentUnreadableError, UNREADABLE } from './errors.js';
 import { largestPageImage } from './page-image.js';
-import { normaliseText } from './text.js';
+import { HIDDEN_MARK, normaliseText, textNames } from './text.js';
+import { PageNotDrawnError, visibleText } from './visible.js';
 
 export interface ReadOptions {
   /** Only the first N pages are read. */
@@ -21,6 +22,11 @@ export interface ReadOptions {
   ocr: { maxPages: number; timeoutMs: number } | null;
   /** Decoded stream sizes past which the document is not read at all. */
   streamLimits: PdfStreamLimits;
+  /**
+   * What the holder claims: once the visible text of the pages read names every one of them, later
+   * pages are not read (nothing on them could change the comparison), so they are not drawn either.
+   */
+  claims?: string[];
 }
 
 export interface PdfInfo {
@@ -29,8 +35,25 @@ export interface PdfInfo {
 }
 
 export interface ReadResult {
-  /** The text layer of the pages read, whitespace tidied. */
+  /**
+   * The text of the pages read that a person sees on them, whitespace tidied: the text layer less
+   * what is not visible (visible.ts), each stretch of which is one HIDDEN_MARK (…). What the claims
+   * are compared with.
+   */
   text: string;
+  /** The whole text layer, visible or not, of the pages read whose visible text was told apart. */
+  layerText: string;
+  /** How the visible text was told apart (visible.ts). */
+  visibility: {
+    /** Letters of the text layer that are not visible (invisible, white on white, covered, clipped, off the page, too small). */
+    hiddenLetters: number;
+    /** Pages drawn and drawings made. */
+    pagesDrawn: number;
+    draws: number;
+    ms: number;
+    /** Pages that could not be drawn (their text is left out of `text` and `layerText`) or text that could not be judged, for the log. */
+    notes: string[];
+  };
   pageCount: number;
   pagesRead: number;
   info: PdfInfo;
@@ -114,7 +137,7 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
     } catch (err) {
       if (err instanceof DocumentUnreadableError) throw err;
       if ((err as { name?: string })?.name === 'PasswordException') {
-        return { text: '', pageCount: 0, pagesRead: 0, info: {}, dates: {}, signals: ['The PDF is password-protected, so its text could not be read.'] };
+        return { text: '', layerText: '', visibility: noVisibility(), pageCount: 0, pagesRead: 0, info: {}, dates: {}, signals: ['The PDF is password-protected, so its text could not be read.'] };
       }
       throw new DocumentUnreadableError('This PDF could not be opened. Please export it again and re-upload.');
     }
@@ -126,24 +149,51 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
     const dates = { created: parsePdfDate(raw.CreationDate), modified: parsePdfDate(raw.ModDate) };
     const pageCount = doc.numPages;
     const parts: string[] = [];
+    const layer: string[] = [];
+    const visibility = noVisibility();
+    const claims = (opts.claims ?? []).filter((c) => normaliseText(c));
     let pagesRead = 0;
     for (let n = 1; n <= Math.min(pageCount, opts.maxPages) && Date.now() < deadline; n++) {
       try {
         const page = await Promise.race([doc.getPage(n), timeout]);
-        const content = await Promise.race([page.getTextContent(), timeout]);
-        for (const item of content.items) {
-          if ('str' in item) parts.push(item.str, item.hasEOL ? '\n' : ' ');
+        try {
+          const content = await Promise.race([page.getTextContent(), timeout]);
+          const items = content.items.filter((item): item is TextItem => 'str' in item);
+          // What of it a person sees: the page drawn with the page objects already loaded. A page that
+          // was started gets until shortly before the reader gives up (the deadline + 5 s) to be drawn.
+          const started = Date.now();
+          let shown: string[];
+          try {
+            const v = await visibleText(page, items, Math.min(Math.max(deadline, started) + DRAW_GRACE_MS, deadline + 4500));
+            shown = v.visible;
+            for (const item of items) layer.push(item.str, item.hasEOL ? '\n' : ' ');
+            visibility.hiddenLetters += v.hiddenLetters;
+            visibility.draws += v.draws;
+            if (v.draws) visibility.pagesDrawn++;
+            if (v.note) visibility.notes.push(`Page ${n}: ${v.note}.`);
+          } catch (err) {
+            // Its text cannot be told visible or not: it is not compared, and the log says why.
+            const why = err instanceof PageNotDrawnError ? err.message : `the drawing failed: ${err instanceof Error ? err.message : String(err)}`;
+            shown = items.map(() => '');
+            visibility.notes.push(`Page ${n} could not be drawn (${why}), so its text was not compared.`);
+          } finally {
+            visibility.ms += Date.now() - started;
+          }
+          items.forEach((item, i) => parts.push(shown[i], item.hasEOL ? '\n' : ' '));
+        } finally {
+          page.cleanup();
         }
-        page.cleanup();
       } catch (err) {
         if (err instanceof DocumentUnreadableError) break; // time is up: keep what we have
         // one damaged page should not hide the text of the others
       }
       pagesRead = n;
       parts.push('\n');
+      layer.push('\n');
+      if (claims.length && claims.every((c) => textNames(normaliseText(parts.join(' ')), c))) break;
     }
-    const text = parts.join('').replace(/[ \t\f\v\u00a0]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
-    const result: ReadResult = { text, pageCount, pagesRead, info, dates, signals: [] };
+    const text = tidy(parts);
+    const result: ReadResult = { text, layerText: tidy(layer), visibility, pageCount, pagesRead, info, dates, signals: [] };
     if (!opts.ocr || pagesRead === 0 || normaliseText(text).replace(/[^\p{L}]/gu, '').length >= THIN_TEXT_LETTERS) return result;
     clearTimeout(timer); // the images have their own budget (opts.ocr.timeoutMs)
     hooks.phase('images');
@@ -152,6 +202,22 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
     clearTimeout(timer);
     await task.destroy().catch(() => undefined);
   }
+}
+
+/** A page whose text was read gets this long past the text budget to be drawn (the reader gives up at + 5 s). */
+const DRAW_GRACE_MS = 3000;
+
+function noVisibility(): ReadResult['visibility'] {
+  return { hiddenLetters: 0, pagesDrawn: 0, draws: 0, ms: 0, notes: [] };
+}
+
+function tidy(parts: string[]): string {
+  return parts
+    .join('')
+    .replace(/[ \t\f\v\u00a0]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .replace(new RegExp(`${HIDDEN_MARK}(?:\\s*${HIDDEN_MARK})+`, 'g'), HIDDEN_MARK) // one mark per stretch of hidden text
+    .trim();
 }
 
 /**

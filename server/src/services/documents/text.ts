@@ -1,5 +1,12 @@
 // Matching a document's text against what the holder claims (pure functions: main thread or worker).
 
+/**
+ * Stands, in a document's visible text, for text that is there but not visible (visible.ts): a reader
+ * of the text sees where something was left out, and it is no word (matching and the closest-text
+ * search skip it).
+ */
+export const HIDDEN_MARK = '\u2026';
+
 /** Lowercase, no accents, ligatures unfolded (NFKD), punctuation and line breaks as single spaces. */
 export function normaliseText(s: string): string {
   return s

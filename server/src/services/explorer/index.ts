@@ -25,7 +25,7 @@ function decodeWire(wire: Uint8Array): Transaction | null {
 }
 
 /** An address: its account (if any), its latest transactions, and the certificate it belongs to. */
-export async function explorerAddress(svc: Pick<Services, 'db' | 'chain'>, address: string, limit = EXPLORER_PAGE_SIZE): Promise<ExplorerAddressDto> {
+export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verdicts'>, address: string, limit = EXPLORER_PAGE_SIZE): Promise<ExplorerAddressDto> {
   let key: PublicKey;
   try {
     const bytes = bs58.decode(address);
@@ -77,12 +77,17 @@ export async function explorerAddress(svc: Pick<Services, 'db' | 'chain'>, addre
   }
   if (!account && !transactions.length) throw new ExplorerNotFound('No account or transaction with this address on this chain.');
 
-  const cert = await svc.db
+  // The certificate page it belongs to — only a verified one's that holds as valid. Its id and holder's
+  // id are its share link, and its title is the holder's: a certificate nobody verified (or whose
+  // verdict does not hold) stays private, though its record is public on chain.
+  const row = await svc.db
     .selectFrom('certificate')
-    .select(['id', 'user_id', 'title', 'record_address', 'nft_mint_address'])
+    .selectAll()
     .where((eb) => eb.or([eb('record_address', '=', address), eb('nft_mint_address', '=', address)]))
+    .where('verification_status', '=', 'verified')
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
+  const cert = row && (await svc.verdicts.verdictFor({ sha256: row.sha256, cert: row, origin: '' })).valid ? row : undefined;
   return {
     address,
     chain: svc.chain.mode,

@@ -1,11 +1,12 @@
 import { CertificateStatus, TrustTier, fromHex, type CertificateAccount } from '../../../../shared/program/codec';
 import { trustTierName } from '../../../../shared/program/names';
 import { ReasonCode, reasonName } from '../../../../shared/program/reasons';
-import { parseVerificationDetails, type AwaitingConfirmationDetails, type VerdictDetails, type VerificationDetails } from '../../../../shared/schemas/details';
+import { parseVerificationDetails, type AwaitingConfirmationDetails, type VerdictDetails } from '../../../../shared/schemas/details';
 import { findCertificate, updateCertificate } from '../../db/certificates';
-import type { CertificateRow, VerificationJobRow } from '../../db/schema';
+import type { CertificateRow, CertificateUpdate, VerificationJobRow } from '../../db/schema';
 import { newId } from '../../lib/ids';
-import { chainChange } from '../chain-sync/reconcile';
+import { ChainError } from '../chain';
+import { chainChange, chainDecision, rowUpdateOf } from '../chain-sync/reconcile';
 import type { Services } from '../index';
 import { CHECK_ORDER, CHECKS, type CheckStep, type JobFacts, type StepResult, type StepResults } from './steps';
 
@@ -31,6 +32,9 @@ export async function runVerificationJob(svc: Services, job: VerificationJobRow)
     await db.updateTable('verification_job').set({ status: 'done', updated_at: new Date().toISOString() }).where('id', '=', job.id).execute();
     return;
   }
+  // A certificate the chain already finished with (revoked, superseded) is not checked again: the run
+  // ends with the record's state (a run queued before the revocation, or by a client that raced it).
+  if (cert.verification_status === 'revoked' || cert.verification_status === 'superseded') return settle(svc, job, cert, null);
   const hash = fromHex(cert.sha256);
   // A new run after the last attempt gave up: the "could not be completed" notice no longer holds.
   const previous = parseVerificationDetails(cert.verification_details);
@@ -68,34 +72,82 @@ export async function runVerificationJob(svc: Services, job: VerificationJobRow)
     }
   }
 
-  const record = await chain.readCertificate(hash);
-  // Someone else's word already decided this record (revoked, superseded by the rightful holder's
-  // issuance, confirmed by the institution): the row follows the chain, no platform verdict is sent.
-  const decided = await chainChange(svc, cert, record);
-  if (decided) {
-    await finishWithoutVerdict(svc, cert, job, decided.verification_status, decided.tier, decided.verification_details);
-    return;
-  }
+  await settle(svc, job, cert, { results, failed });
+}
 
-  // Content nobody could read is never recorded as verified: the record stays pending on chain and
-  // the holder sees why, until the institution confirms it or the holder uploads a readable file.
-  if (!failed && results.document_checks?.status === 'pending') {
-    const awaiting: AwaitingConfirmationDetails = {
-      kind: 'awaiting_confirmation',
-      state: 'awaiting_confirmation',
-      reason: `${results.document_checks.message} A certificate whose content could not be checked is not marked verified: it stays pending until the institution that issued it confirms it on chain, or you add a PDF of it with selectable text.`,
-      reason_code: ReasonCode.None,
-      reason_name: 'none',
-      tier: 'none',
-      content_checked: false,
-      step: 'document_checks',
-    };
-    await finishWithoutVerdict(svc, cert, job, 'pending', 'none', awaiting);
-    return;
-  }
+/** What a run found, for `settle`: the checks' results and the one that failed, if any. */
+interface RunOutcome {
+  results: StepResults;
+  failed: { step: CheckStep; result: StepResult } | null;
+}
 
-  if (config.testStepDelayMs) await sleep(config.testStepDelayMs);
-  await recordVerdict(svc, cert, job, record, results, failed);
+/** The row changed (or the chain refused) between reading it and writing the verdict: decide again. */
+class Overtaken extends Error {}
+
+const sameClaims = (a: CertificateRow, b: CertificateRow) =>
+  a.title === b.title && a.institution_name === b.institution_name && a.program_name === b.program_name && a.issue_date === b.issue_date;
+
+/**
+ * Ends the run: the row is read again and the record with it, and the record's state decides first
+ * (revoked; another holder's; confirmed by an institution: the row takes that state, no platform
+ * verdict is sent); otherwise the platform's verdict is recorded. Every write is conditional on the row
+ * being as read (status and updated_at), so a state the chain follower wrote meanwhile is never
+ * overwritten: the run decides again from what it finds then. `outcome` is null for a row the chain
+ * already finished with (revoked, superseded), whose checks are not run again.
+ */
+async function settle(svc: Services, job: VerificationJobRow, cert: CertificateRow, outcome: RunOutcome | null) {
+  const { db, chain, config } = svc;
+  const hash = fromHex(cert.sha256);
+  for (let round = 0; round < 3; round++) {
+    const row = await findCertificate(db, cert.id);
+    if (!row) return finishJob(svc, job, null);
+    const record = await chain.readCertificate(hash);
+    // The content check passed for the claims the row shows now (the follower may have replaced them).
+    const contentChecked = !!outcome && !outcome.failed && outcome.results.document_checks?.status === 'success' && sameClaims(cert, row);
+    // Someone else's word already decided this record (revoked, superseded by the rightful holder's
+    // issuance, confirmed by the institution): the row follows the chain, no platform verdict is sent.
+    const decided = await chainDecision(svc, row, record, { contentChecked });
+    if (decided) {
+      const change = await chainChange(svc, row, record, { contentChecked });
+      if (!change) return finishJob(svc, job, row); // the follower already wrote it
+      if (await finishWithoutVerdict(svc, row, job, rowUpdateOf(change, new Date().toISOString()))) return;
+      continue;
+    }
+    // A revoked or superseded row is never verified again, whatever a stale record read said.
+    if (!outcome || row.verification_status === 'revoked' || row.verification_status === 'superseded') return finishJob(svc, job, row);
+    const { results, failed } = outcome;
+
+    // Content nobody could read is never recorded as verified: the record stays pending on chain and
+    // the holder sees why, until the institution confirms it or the holder uploads a readable file.
+    if (!failed && results.document_checks?.status === 'pending') {
+      const awaiting: AwaitingConfirmationDetails = {
+        kind: 'awaiting_confirmation',
+        state: 'awaiting_confirmation',
+        reason: `${results.document_checks.message} A certificate whose content could not be checked is not marked verified: it stays pending until the institution that issued it confirms it on chain, or you add a PDF of it with selectable text.`,
+        reason_code: ReasonCode.None,
+        reason_name: 'none',
+        tier: 'none',
+        content_checked: false,
+        step: 'document_checks',
+      };
+      const now = new Date().toISOString();
+      if (await finishWithoutVerdict(svc, row, job, { verification_status: 'pending', tier: 'none', verification_details: JSON.stringify(awaiting), updated_at: now })) return;
+      continue;
+    }
+
+    if (config.testStepDelayMs) await sleep(config.testStepDelayMs);
+    try {
+      await recordVerdict(svc, row, job, record, results, failed);
+      return;
+    } catch (e) {
+      if (e instanceof Overtaken) continue;
+      // The chain refused the verdict: if the record changed meanwhile (a revocation, a confirmation, a
+      // supersede), its state decides on the next round; any other refusal is retried by the queue.
+      if (e instanceof ChainError && (await chainDecision(svc, row, await chain.readCertificate(hash)))) continue;
+      throw e;
+    }
+  }
+  throw new Error('The certificate kept changing while its verdict was being recorded; the run will be retried.');
 }
 
 /** The `chain_record` step: the verdict on chain (unless this run already sent it), its log entry and the row, in one DB transaction. */
@@ -166,7 +218,15 @@ async function recordVerdict(
         })
         .onConflict((c) => c.columns(['job_id', 'verification_step']).doNothing())
         .execute();
-      await updateCertificate(trx, cert.id, { verification_status: verified ? 'verified' : 'rejected', verification_details: JSON.stringify(details), tier, verify_signature: signature, updated_at: now });
+      // Only over the row as it was read: a state the chain follower wrote meanwhile (a revocation, a
+      // confirmation) is never overwritten; the transaction (and the verdict on the embedded chain) is undone.
+      const written = await updateCertificate(
+        trx,
+        cert.id,
+        { verification_status: verified ? 'verified' : 'rejected', verification_details: JSON.stringify(details), tier, verify_signature: signature, updated_at: now },
+        { ifUnchangedSince: cert.updated_at, ifStatus: cert.verification_status },
+      );
+      if (!written) throw new Overtaken('The certificate changed while its verdict was recorded.');
       await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, last_error: null, updated_at: now }).where('id', '=', job.id).execute();
     } catch (e) {
       undo?.();
@@ -176,12 +236,23 @@ async function recordVerdict(
   bus.publish({ certificate_id: cert.id, verification_status: verified ? 'verified' : 'rejected', step: null, step_status: null, updated_at: new Date().toISOString() });
 }
 
-/** Ends a job without sending a verdict: the row takes `status` and `details`; the job is done. */
-async function finishWithoutVerdict(svc: Services, cert: CertificateRow, job: VerificationJobRow, status: CertificateRow['verification_status'], tier: string, details: VerificationDetails) {
-  const now = new Date().toISOString();
-  await svc.db.transaction().execute(async (trx) => {
-    await updateCertificate(trx, cert.id, { verification_status: status, tier, verification_details: JSON.stringify(details), updated_at: now });
-    await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, last_error: null, updated_at: now }).where('id', '=', job.id).execute();
+/**
+ * Ends a job without sending a verdict: the row takes `set` if it is still as read (status and
+ * updated_at), and the job is done. False when the row changed meanwhile (nothing is written).
+ */
+async function finishWithoutVerdict(svc: Services, row: CertificateRow, job: VerificationJobRow, set: CertificateUpdate & { verification_status: CertificateRow['verification_status']; updated_at: string }): Promise<boolean> {
+  const written = await svc.db.transaction().execute(async (trx) => {
+    if (!(await updateCertificate(trx, row.id, set, { ifUnchangedSince: row.updated_at, ifStatus: row.verification_status }))) return false;
+    await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, last_error: null, updated_at: set.updated_at }).where('id', '=', job.id).execute();
+    return true;
   });
-  svc.bus.publish({ certificate_id: cert.id, verification_status: status, step: null, step_status: null, updated_at: now });
+  if (written) svc.bus.publish({ certificate_id: row.id, verification_status: set.verification_status, step: null, step_status: null, updated_at: set.updated_at });
+  return written;
+}
+
+/** Ends a job that has nothing to write: the row (if any) already says what the chain says. */
+async function finishJob(svc: Services, job: VerificationJobRow, row: CertificateRow | null) {
+  const now = new Date().toISOString();
+  await svc.db.updateTable('verification_job').set({ status: 'done', locked_until: null, last_error: null, updated_at: now }).where('id', '=', job.id).execute();
+  if (row) svc.bus.publish({ certificate_id: row.id, verification_status: row.verification_status, step: null, step_status: null, updated_at: now });
 }

@@ -1,4 +1,3 @@
-import { PublicKey } from '@solana/web3.js';
 import { VERIFICATION_STEPS, type VerificationStep } from '../../../../shared/constants';
 import { IssuerStatus, TrustTier, type CertificateAccount } from '../../../../shared/program/codec';
 import { ReasonCode } from '../../../../shared/program/reasons';
@@ -146,11 +145,12 @@ async function issuerStep({ svc, cert, record }: JobFacts): Promise<IssuerStepRe
   const wanted = normaliseText(cert.institution_name);
   const match = (await svc.chain.listIssuers()).find((i) => i.status === IssuerStatus.Approved && normaliseText(i.name) === wanted);
   if (match) {
+    // A name match is not the institution's word: `issuer` stays null below the issuer-confirmed tier.
     return {
       status: 'success',
-      message: `${match.name} is an approved on-chain issuer but has not confirmed this certificate; verified by the platform.`,
+      message: 'An approved institution of that name exists; it has not confirmed this certificate. Verified by the platform.',
       tier: 'platform_verified',
-      issuer: { authority: new PublicKey(match.authority).toBase58(), name: match.name },
+      issuer: null,
     };
   }
   return {

@@ -43,6 +43,8 @@ export function verdictStatus(verdict: VerdictDto): string {
  * the holder's document text; a revocation or supersession says who did it (public on chain anyway).
  */
 export function verdictReason(verdict: VerdictDto): string | null {
+  // The server's words for a verified record that is not valid (a suspended institution; claims its confirmation does not cover).
+  if (verdict.note && !verdict.valid) return verdict.note;
   const row = verdict.certificate;
   if ((verdict.status === 'revoked' || verdict.status === 'superseded') && row?.verification_status === verdict.status) {
     const said = chainReason(verdict.status, row.verification_details);

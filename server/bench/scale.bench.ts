@@ -1,0 +1,289 @@
+// npm run bench:scale [-- --full] [--n 10000,100000] [--db sqlite,postgres] [--reuse] [--server-root DIR]
+//
+// Cost in the number of certificates: fills a data dir with N anchored and verified certificates
+// through the real chain code (EmbeddedChain.anchorCertificate + recordVerification, journaled, in
+// batched DB transactions, with their certificate rows) in this process, then starts the real server
+// on it (a child process, as `npm start` would) and prints per N: time to the first /healthz answer,
+// RSS after start and after the load, /healthz, the tRPC trivial procedure and public verify by hash
+// (REST), cold (every request a different certificate) and warm (one certificate), and the database
+// size — on SQLite and on PostgreSQL (a throwaway cluster from Debian's binaries, server/test/pg).
+// N = 10,000 and 100,000 by default; --full adds 1,000,000. Exits 1 when a target is missed.
+//
+// --reuse keeps SQLite fills (--fill-only: only make them) in $TMPDIR/attesta-scale/ and reuses them (PostgreSQL fills die with the
+// cluster). --server-root runs the server of another checkout on the same data (before/after figures).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Keypair, type PublicKey } from '@solana/web3.js';
+import pg from 'pg';
+import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
+import { openDatabase, type DatabaseTarget } from '../src/db';
+import type { NewCertificate } from '../src/db/schema';
+import { journalLandedTransactions } from '../src/json-rpc/journal';
+import { EmbeddedChain } from '../src/services/chain/embedded';
+import { loadOrCreateOperator } from '../src/services/chain/operator';
+import { startPgCluster, type PgCluster } from '../test/pg/cluster';
+import { loadGenerator, type LoadResult } from './load';
+
+const argv = process.argv.slice(2);
+const arg = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const FULL = argv.includes('--full');
+const REUSE = argv.includes('--reuse');
+const FILL_ONLY = argv.includes('--fill-only'); // with --reuse: prepare the SQLite fills, measure nothing
+const SIZES = (arg('n') ?? (FULL ? '10000,100000,1000000' : '10000,100000')).split(',').map(Number);
+const DBS = (arg('db') ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SERVER_ROOT = path.resolve(arg('server-root') ?? ROOT);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
+const BATCH = 250;
+
+// Targets (issue "Scale"): flat start and memory, cold verify a quarter of the ceiling.
+const T = { startS: 3, rssMb: 400, coldShare: 0.25, coldP99Ms: 5, warmShare: 0.8, trpcShare: 0.4 };
+
+const mb = (b: number) => b / 1024 / 1024;
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const certHash = (k: number) => createHash('sha256').update(`attesta-scale:${k}`).digest();
+const cacheRoot = path.join(os.tmpdir(), 'attesta-scale');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+/** N anchored + verified certificates of one holder, with their rows: what the pipeline leaves behind. */
+async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s: string) => void) {
+  const t0 = performance.now();
+  const { db } = await openDatabase(target);
+  const operator = loadOrCreateOperator(path.join(dataDir, 'operator.json'));
+  const chain = await EmbeddedChain.start({
+    db,
+    programId: CERTIFICATES_PROGRAM_ID,
+    programPath: path.join(ROOT, 'programs/certificates/deploy/certificates.so'),
+    operator,
+    sqliteFile: target.kind === 'sqlite' ? target.file : undefined,
+  });
+  journalLandedTransactions(chain); // as compose.ts: every transaction has its journal rows
+  await chain.ensureRegistry();
+  const holder: PublicKey = Keypair.generate().publicKey;
+  const now = new Date().toISOString();
+  await db
+    .insertInto('user')
+    .values({ id: 'u_scale', wallet_address: holder.toBase58(), full_name: 'Scale Holder', email: null, profile_image_key: null, profile_image_url: null, created_at: now, updated_at: now })
+    .execute();
+  let nextLog = 0;
+  for (let from = 0; from < n; from += BATCH) {
+    await db.transaction().execute(async (trx) => {
+      const rows: NewCertificate[] = [];
+      for (let k = from; k < Math.min(n, from + BATCH); k++) {
+        const hash = certHash(k);
+        const id = `c_scale_${k}`;
+        const a = await chain.anchorCertificate({ hash, holder }, { db: trx, kind: 'anchor_certificate', certificateId: id });
+        const v = await chain.recordVerification({ hash, verified: true, reasonCode: 0 }, { db: trx, kind: 'record_verification', certificateId: id });
+        const at = new Date().toISOString();
+        rows.push({
+          id, user_id: 'u_scale', title: `Scale Certificate ${k}`, institution_name: 'Loopback University', program_name: 'Scale Studies', issue_date: '2025-01-01',
+          verification_status: 'verified', verification_details: null, tier: 'platform_verified', file_key: `certificates/${id}`, file_name: `scale-${k}.pdf`,
+          file_mime: 'application/pdf', file_size: 1000, sha256: hash.toString('hex'), original_sha256: null, original_mime: null,
+          record_address: chain.certificateAddress(hash).toBase58(), holder_wallet: holder.toBase58(), anchor_signature: a.signature, verify_signature: v.signature,
+          arweave_url: null, nft_mint_address: null, mint_signature: null, created_at: at, updated_at: at,
+        } as NewCertificate);
+      }
+      await trx.insertInto('certificate').values(rows).execute();
+    });
+    if (from >= nextLog) {
+      log(`  filled ${from.toLocaleString()} / ${n.toLocaleString()} (${((performance.now() - t0) / 1000).toFixed(0)} s, load ${load()})`);
+      nextLog += Math.max(BATCH, n / 10);
+    }
+  }
+  const stats = chain.workingSetStats();
+  await chain.close();
+  await db.destroy();
+  return { seconds: (performance.now() - t0) / 1000, workingSet: stats };
+}
+
+function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+async function dbSize(dataDir: string, target: DatabaseTarget): Promise<number> {
+  if (target.kind === 'sqlite') {
+    return fs
+      .readdirSync(dataDir)
+      .filter((f) => f.startsWith('attesta.sqlite'))
+      .reduce((s, f) => s + fs.statSync(path.join(dataDir, f)).size, 0);
+  }
+  const c = new pg.Client({ connectionString: target.url });
+  await c.connect();
+  try {
+    return Number((await c.query('select pg_database_size(current_database()) as n')).rows[0].n);
+  } finally {
+    await c.end();
+  }
+}
+
+interface Row {
+  db: string;
+  n: number;
+  fillS: number | null;
+  startS: number;
+  rssStart: number;
+  rssLoad: number;
+  healthz: LoadResult;
+  trpc: LoadResult;
+  cold: LoadResult;
+  warm: LoadResult;
+  dbBytes: number;
+  load: string;
+}
+
+async function measure(dbKind: string, n: number, dataDir: string, target: DatabaseTarget, fillS: number | null): Promise<Row> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, ATTESTA_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', LOG_LEVEL: 'warn' };
+  if (target.kind === 'postgres') env.DATABASE_URL = target.url;
+  else delete env.DATABASE_URL;
+  const t0 = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: SERVER_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false)) break;
+      if (performance.now() - t0 > 600_000) throw new Error('server did not answer within 10 minutes');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const startS = (performance.now() - t0) / 1000;
+    await new Promise((r) => setTimeout(r, 2000)); // start-up's background work settles
+    const rssStart = rssOf(child.pid!);
+    const gen = loadGenerator(port, CONCURRENCY);
+    const healthz = await gen.load(() => '/healthz', { durationMs: DURATION_MS });
+    const trpc = await gen.load(() => '/trpc/health', { durationMs: DURATION_MS });
+    // Cold: every request another certificate, in an order unrelated to how they were filled (a
+    // stride coprime to n), never one asked before in this run.
+    const stride = [1_000_003, 999_983, 7_919].find((p) => n % p !== 0)!;
+    const cold = await gen.load((i) => `/api/v1/verify/hash/${certHash((i * stride + 17) % n).toString('hex')}`, { durationMs: DURATION_MS, warmupMs: 200, maxRequests: Math.max(100, n - 2000) });
+    const one = certHash(0).toString('hex');
+    const warm = await gen.load(() => `/api/v1/verify/hash/${one}`, { durationMs: DURATION_MS });
+    gen.close();
+    const rssLoad = rssOf(child.pid!);
+    return { db: dbKind, n, fillS, startS, rssStart, rssLoad, healthz, trpc, cold, warm, dbBytes: await dbSize(dataDir, target), load: load() };
+  } finally {
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+const rows: Row[] = [];
+let cluster: PgCluster | null = null;
+const temp: string[] = [];
+const cleanup = () => {
+  cluster?.stop();
+  cluster = null;
+  for (const d of temp) fs.rmSync(d, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+process.on('SIGINT', () => process.exit(130));
+
+console.log(`Attesta scale bench — N = ${SIZES.map((n) => n.toLocaleString()).join(', ')} on ${DBS.join(', ')}; server from ${SERVER_ROOT}; ${os.cpus().length} CPUs, load average ${load()}`);
+for (const dbKind of DBS) {
+  if (dbKind === 'postgres') cluster = await startPgCluster();
+  for (const n of SIZES) {
+    let dataDir: string;
+    let target: DatabaseTarget;
+    let fillS: number | null = null;
+    if (dbKind === 'sqlite') {
+      dataDir = REUSE ? path.join(cacheRoot, `sqlite-${n}`) : fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-scale-'));
+      target = { kind: 'sqlite', file: path.join(dataDir, 'attesta.sqlite') };
+      if (!REUSE) temp.push(dataDir);
+      if (!fs.existsSync(path.join(dataDir, 'filled'))) {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        fs.mkdirSync(dataDir, { recursive: true });
+        console.log(`sqlite, N = ${n.toLocaleString()}: filling`);
+        const f = await fill(dataDir, target, n, console.log);
+        fillS = f.seconds;
+        fs.writeFileSync(path.join(dataDir, 'filled'), JSON.stringify({ n, seconds: f.seconds }));
+        console.log(`sqlite, N = ${n.toLocaleString()}: filled in ${f.seconds.toFixed(1)} s (${(n / f.seconds).toFixed(0)} certificates/s; working set ${JSON.stringify(f.workingSet)})`);
+      } else console.log(`sqlite, N = ${n.toLocaleString()}: reusing ${dataDir}`);
+    } else {
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-scale-'));
+      temp.push(dataDir);
+      const admin = new pg.Client({ connectionString: cluster!.adminUrl });
+      await admin.connect();
+      await admin.query(`create database scale_${n}`);
+      await admin.end();
+      const url = new URL(cluster!.adminUrl);
+      url.pathname = `/scale_${n}`;
+      target = { kind: 'postgres', url: url.toString() };
+      console.log(`postgres, N = ${n.toLocaleString()}: filling`);
+      const f = await fill(dataDir, target, n, console.log);
+      fillS = f.seconds;
+      console.log(`postgres, N = ${n.toLocaleString()}: filled in ${f.seconds.toFixed(1)} s (${(n / f.seconds).toFixed(0)} certificates/s)`);
+    }
+    if (FILL_ONLY) continue;
+    const r = await measure(dbKind, n, dataDir, target, fillS);
+    rows.push(r);
+    console.log(
+      `${dbKind}, N = ${n.toLocaleString()}: start ${r.startS.toFixed(2)} s, rss ${mb(r.rssStart).toFixed(0)} → ${mb(r.rssLoad).toFixed(0)} MB, ` +
+        `healthz ${r.healthz.rps.toFixed(0)}/s, cold ${r.cold.rps.toFixed(0)}/s p99 ${r.cold.p99.toFixed(2)} ms, warm ${r.warm.rps.toFixed(0)}/s (load ${r.load})`,
+    );
+  }
+  if (dbKind === 'postgres') {
+    cluster?.stop();
+    cluster = null;
+  }
+}
+
+// The table, then the targets.
+const pct = (a: LoadResult, b: LoadResult) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
+const table = [
+  ['db', 'certificates', 'fill s', 'start s', 'rss start MB', 'rss load MB', 'healthz req/s', 'tRPC trivial', 'cold verify req/s', 'cold p99 ms', 'warm verify req/s', 'warm p99 ms', 'db MB', 'load avg'],
+  ...rows.map((r) => [
+    r.db, r.n.toLocaleString(), r.fillS === null ? 'reused' : r.fillS.toFixed(0), r.startS.toFixed(2), mb(r.rssStart).toFixed(0), mb(r.rssLoad).toFixed(0),
+    r.healthz.rps.toFixed(0), `${r.trpc.rps.toFixed(0)} (${pct(r.trpc, r.healthz)})`, `${r.cold.rps.toFixed(0)} (${pct(r.cold, r.healthz)})`, r.cold.p99.toFixed(2),
+    `${r.warm.rps.toFixed(0)} (${pct(r.warm, r.healthz)})`, r.warm.p99.toFixed(2), mb(r.dbBytes).toFixed(0), r.load,
+  ]),
+];
+const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
+console.log('');
+for (const r of table) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));
+
+const misses: string[] = [];
+for (const r of rows) {
+  const at = `${r.db} N=${r.n.toLocaleString()}`;
+  if (r.startS > T.startS) misses.push(`${at}: start ${r.startS.toFixed(2)} s > ${T.startS} s`);
+  if (mb(r.rssStart) > T.rssMb) misses.push(`${at}: rss after start ${mb(r.rssStart).toFixed(0)} MB > ${T.rssMb} MB`);
+  if (mb(r.rssLoad) > T.rssMb) misses.push(`${at}: rss after load ${mb(r.rssLoad).toFixed(0)} MB > ${T.rssMb} MB`);
+  if (r.cold.rps < T.coldShare * r.healthz.rps) misses.push(`${at}: cold verify ${pct(r.cold, r.healthz)} of /healthz < ${T.coldShare * 100}%`);
+  if (r.cold.p99 >= T.coldP99Ms) misses.push(`${at}: cold verify p99 ${r.cold.p99.toFixed(2)} ms ≥ ${T.coldP99Ms} ms`);
+  if (r.warm.rps < T.warmShare * r.healthz.rps) misses.push(`${at}: warm verify ${pct(r.warm, r.healthz)} of /healthz < ${T.warmShare * 100}%`);
+  if (r.trpc.rps < T.trpcShare * r.healthz.rps) misses.push(`${at}: tRPC trivial ${pct(r.trpc, r.healthz)} of /healthz < ${T.trpcShare * 100}%`);
+}
+// Flat: the largest N within 1.5× (+0.5 s, +50 MB) of the smallest, cold share within 2/3 of it.
+for (const dbKind of DBS) {
+  const mine = rows.filter((r) => r.db === dbKind).sort((a, b) => a.n - b.n);
+  if (mine.length < 2) continue;
+  const [lo, hi] = [mine[0], mine.at(-1)!];
+  const span = `${dbKind} ${lo.n.toLocaleString()} → ${hi.n.toLocaleString()}`;
+  if (hi.startS > lo.startS * 1.5 + 0.5) misses.push(`${span}: start not flat (${lo.startS.toFixed(2)} → ${hi.startS.toFixed(2)} s)`);
+  if (mb(hi.rssStart) > mb(lo.rssStart) * 1.5 + 50) misses.push(`${span}: rss not flat (${mb(lo.rssStart).toFixed(0)} → ${mb(hi.rssStart).toFixed(0)} MB)`);
+  if (hi.cold.rps / hi.healthz.rps < ((lo.cold.rps / lo.healthz.rps) * 2) / 3) misses.push(`${span}: cold verify not flat (${pct(lo.cold, lo.healthz)} → ${pct(hi.cold, hi.healthz)})`);
+}
+console.log(`\ntargets: start ≤ ${T.startS} s, rss ≤ ${T.rssMb} MB, both flat in N; cold verify ≥ ${T.coldShare * 100}% of /healthz with p99 < ${T.coldP99Ms} ms, flat in N; warm ≥ ${T.warmShare * 100}%; tRPC trivial ≥ ${T.trpcShare * 100}%`);
+if (misses.length) {
+  console.log(`NOT met (${misses.length}):`);
+  for (const m of misses) console.log(`  ${m}`);
+} else console.log('all met');
+cleanup();
+process.exit(misses.length ? 1 : 0);

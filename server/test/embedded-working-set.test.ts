@@ -1,0 +1,86 @@
+/**
+ * The embedded chain keeps a bounded working set in LiteSVM (issue 15): accounts are loaded from
+ * `chain_account` when a transaction names them and evicted least recently used. Here the working set is
+ * 8 accounts while 40 certificates are anchored, so nearly every record is evicted and loaded back: the
+ * program must still see every account it wrote (a duplicate is refused, a verification lands on the
+ * record it names), reads must agree with the database, and a restart must answer the same.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Keypair, type PublicKey } from '@solana/web3.js';
+import { CertificateStatus } from '../../shared/program/codec';
+import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
+import { openDatabase, type Db } from '../src/db';
+import { EmbeddedChain } from '../src/services/chain/embedded';
+import { loadOrCreateOperator } from '../src/services/chain/operator';
+import { testConfig, tmpDataDir } from './helpers';
+
+const WORKING_SET = 8;
+const N = 40;
+const hashOf = (k: number) => new Uint8Array(createHash('sha256').update(`working-set:${k}`).digest());
+
+async function openChain(dir: string, workingSet: number) {
+  const config = await testConfig(dir);
+  if (config.chain.mode !== 'embedded') throw new Error('the embedded chain is the test default');
+  const { db } = await openDatabase(config.database);
+  const chain = await EmbeddedChain.start({
+    db,
+    programId: CERTIFICATES_PROGRAM_ID,
+    programPath: config.chain.programPath,
+    operator: loadOrCreateOperator(path.join(dir, 'operator.json')),
+    sqliteFile: config.database.kind === 'sqlite' ? config.database.file : undefined,
+    workingSet,
+  });
+  await chain.ensureRegistry();
+  return { db, chain };
+}
+
+describe('embedded chain: a bounded working set', () => {
+  const dir = tmpDataDir();
+  const holders: PublicKey[] = Array.from({ length: N }, () => Keypair.generate().publicKey);
+  const opened: { db: Db; chain: EmbeddedChain }[] = [];
+  afterAll(async () => {
+    for (const o of opened) {
+      await o.chain.close();
+      await o.db.destroy();
+    }
+  });
+
+  it(`anchors ${N} certificates with ${WORKING_SET} accounts resident; evicted records are loaded back before a transaction names them`, async () => {
+    const o = await openChain(dir, WORKING_SET);
+    opened.push(o);
+    for (let k = 0; k < N; k++) await o.chain.anchorCertificate({ hash: hashOf(k), holder: holders[k] }, { kind: 'anchor' });
+    expect(o.chain.workingSetStats().resident).toBeLessThanOrEqual(WORKING_SET);
+
+    // The first records were evicted long ago: the program must see them (a duplicate is refused).
+    await expect(o.chain.anchorCertificate({ hash: hashOf(0), holder: holders[1] }, { kind: 'anchor' })).rejects.toThrow(/HashAlreadyAnchored|already/i);
+    // A verification lands on the record it names, loaded back from its row.
+    for (let k = 0; k < N; k += 2) await o.chain.recordVerification({ hash: hashOf(k), verified: true, reasonCode: 0 }, { kind: 'record_verification' });
+    expect(o.chain.workingSetStats().resident).toBeLessThanOrEqual(WORKING_SET);
+
+    for (let k = 0; k < N; k++) {
+      const rec = await o.chain.readCertificate(hashOf(k));
+      expect(rec?.holder.toBase58()).toBe(holders[k].toBase58());
+      expect(rec?.status).toBe(k % 2 === 0 ? CertificateStatus.Verified : CertificateStatus.Pending);
+    }
+    // Every record's row holds what LiteSVM computed.
+    const rows = await o.db.selectFrom('chain_account').select('pubkey').where('owner', '=', CERTIFICATES_PROGRAM_ID.toBase58()).execute();
+    expect(rows.length).toBeGreaterThanOrEqual(N);
+  });
+
+  it('after a restart the same records read the same, and the working set starts empty', async () => {
+    const first = opened.pop()!;
+    const before = await Promise.all(Array.from({ length: N }, (_, k) => first.chain.readCertificate(hashOf(k))));
+    await first.chain.close();
+    await first.db.destroy();
+
+    const o = await openChain(dir, WORKING_SET);
+    opened.push(o);
+    expect(o.chain.workingSetStats().resident).toBeLessThanOrEqual(1); // the operator only
+    for (let k = 0; k < N; k++) expect(await o.chain.readCertificate(hashOf(k))).toEqual(before[k]);
+    // And a transaction on an account never loaded since the restart sees its state.
+    await o.chain.recordVerification({ hash: hashOf(1), verified: false, reasonCode: 1 }, { kind: 'record_verification' });
+    expect((await o.chain.readCertificate(hashOf(1)))?.status).toBe(CertificateStatus.Rejected);
+  });
+});
