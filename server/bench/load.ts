@@ -1,6 +1,20 @@
 // The closed-loop load generator of the server benches: `concurrency` keep-alive connections over
 // loopback, each sending its next GET as soon as the previous answer ended (as server.bench.ts does).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+
+/**
+ * The arguments to Node that start the server of the checkout at `root` as `npm start` does: its
+ * production build (built first when stale); a checkout from before the build existed runs from source.
+ */
+export function serverArgs(root: string): string[] {
+  const build = path.join(root, 'server/build.mjs');
+  if (!fs.existsSync(build)) return ['--import', 'tsx', 'server/src/main.ts'];
+  execFileSync(process.execPath, [build, '--if-stale'], { cwd: root, stdio: 'inherit' });
+  return ['--enable-source-maps', 'dist/server/main.mjs'];
+}
 
 export interface LoadResult {
   rps: number;

@@ -26,7 +26,7 @@ import { journalLandedTransactions } from '../src/json-rpc/journal';
 import { EmbeddedChain } from '../src/services/chain/embedded';
 import { loadOrCreateOperator } from '../src/services/chain/operator';
 import { startPgCluster, type PgCluster } from '../test/pg/cluster';
-import { loadGenerator, type LoadResult } from './load';
+import { loadGenerator, serverArgs, type LoadResult } from './load';
 
 const argv = process.argv.slice(2);
 const arg = (name: string) => {
@@ -154,7 +154,7 @@ async function measure(dbKind: string, n: number, dataDir: string, target: Datab
   if (target.kind === 'postgres') env.DATABASE_URL = target.url;
   else delete env.DATABASE_URL;
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: SERVER_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, serverArgs(SERVER_ROOT), { cwd: SERVER_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((r) => child.once('exit', r));
   try {
     for (;;) {

@@ -13,6 +13,7 @@ import bs58 from 'bs58';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import type { AppRouter } from '../src/router';
+import { serverArgs } from './load';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -27,7 +28,7 @@ const port = await new Promise<number>((resolve) => {
   });
 });
 const base = `http://127.0.0.1:${port}`;
-const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+const child = spawn(process.execPath, serverArgs(root), {
   cwd: root,
   env: { ...process.env, ATTESTA_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],

@@ -6,7 +6,7 @@ try {
   const config = loadConfig();
   const server = await startServer(config);
   const database = config.database.kind === 'postgres' ? `postgres ${redactUrl(config.database.url)}` : 'sqlite';
-  console.log(`Attesta listening on ${server.url} (chain: ${server.services.chain.mode}, database: ${database}, data: ${config.dataDir})`);
+  console.log(`Attesta listening on ${server.url} (chain: ${server.services.chain.mode}, database: ${database}, data: ${config.dataDir}; started in ${Math.round(process.uptime() * 1000)} ms)`);
   const shutdown = async (signal: string) => {
     console.log(`${signal}: shutting down`);
     await server.close();

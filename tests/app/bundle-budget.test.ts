@@ -4,14 +4,14 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { budgetProblem, BUDGETS_KB, measureRoutes, ROUTES, type RouteSize } from '../bench/app-size';
-import { ensureAppBuilt } from '../e2e/helpers/server';
+import { ensureBuilt } from '../e2e/helpers/server';
 
 const dist = process.env.APP_DIST_DIR ? path.resolve(process.env.APP_DIST_DIR) : path.resolve(import.meta.dirname, '../../app/dist');
 
 describe('JavaScript per route (gzip)', () => {
   let rows: RouteSize[] = [];
   beforeAll(() => {
-    ensureAppBuilt();
+    ensureBuilt();
     rows = measureRoutes(dist).rows;
   }, 300_000);
 

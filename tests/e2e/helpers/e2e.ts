@@ -7,7 +7,7 @@ import type { Keypair } from '@solana/web3.js';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { CHROMIUM, HAS_CHROMIUM, launchBrowser, newContext } from './browser';
-import { ensureAppBuilt, ROOT, startServer, type RunningServer } from './server';
+import { ensureBuilt, ROOT, startServer, type RunningServer } from './server';
 import { serveStatic, type StaticServer } from './static-server';
 import { injectDevWallet } from './wallet';
 
@@ -60,7 +60,7 @@ function useE2E(opts: E2EOptions): E2E<RunningServer | StaticServer> {
 
   beforeAll(async () => {
     if (!HAS_CHROMIUM) throw new Error(`No Chromium at ${CHROMIUM} (set CHROMIUM_PATH): the browser tests cannot run, and in CI they must. Install Debian's chromium (.ci/run does).`);
-    ensureAppBuilt();
+    ensureBuilt();
     server = opts.app === 'static' ? await serveStatic(path.join(ROOT, 'app/dist')) : await startServer(opts.env);
     browser = await launchBrowser();
   }, opts.timeout ?? 240_000);

@@ -28,15 +28,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Builds app/dist when it is missing or stale (always with ATTESTA_E2E_BUILD=1). */
-export function ensureAppBuilt() {
-  if (process.env.APP_DIST_DIR) return; // a prebuilt app elsewhere (passed through to the server)
-  // Test files run in parallel forks: one build at a time. `app/ensure-built.mjs` (npm start's own
-  // check) rebuilds only when app/dist is missing or older than its sources: a stale build would
-  // test old code.
+/**
+ * Builds what `npm start` serves when it is missing or stale (always with ATTESTA_E2E_BUILD=1): the
+ * app (app/dist) and the server's production build (dist/server), as its prestart does.
+ */
+export function ensureBuilt() {
+  // Test files run in parallel forks: one build at a time. `app/ensure-built.mjs` and
+  // `server/build.mjs --if-stale` (npm start's own checks) rebuild only when a build is missing or
+  // older than its sources: a stale build would test old code.
   const lock = path.join(os.tmpdir(), 'attesta-app-build.lock');
-  const build = process.env.ATTESTA_E2E_BUILD === '1' ? 'npm run build:app' : 'node app/ensure-built.mjs';
-  execSync(`flock ${JSON.stringify(lock)} sh -c ${JSON.stringify(build)}`, {
+  const app = process.env.APP_DIST_DIR ? 'true' : process.env.ATTESTA_E2E_BUILD === '1' ? 'npm run build:app' : 'node app/ensure-built.mjs';
+  const server = process.env.ATTESTA_E2E_BUILD === '1' ? 'node server/build.mjs' : 'node server/build.mjs --if-stale';
+  execSync(`flock ${JSON.stringify(lock)} sh -c ${JSON.stringify(`${app} && ${server}`)}`, {
     cwd: ROOT,
     stdio: 'inherit',
     // vitest sets NODE_ENV=test, which would make Vite ship React's development build: test the real one.

@@ -9,7 +9,7 @@
 // string in a content stream, under a 256 MB worker heap, killed the server ("FATAL ERROR: Reached
 // heap limit"). A reader process that dies that way takes nothing else with it.
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { PdfStreamLimits } from '../files/pdf-streams.js';
 import { DocumentUnreadableError, UNREADABLE } from './errors.js';
 import type { ReadOptions, ReadResult } from './read.js';
@@ -33,7 +33,10 @@ const SLACK_MS = 8000;
 const IDLE_MS = 30_000;
 /** Loading pdfjs (and, from source, compiling the reader's TypeScript) on a busy machine. */
 const START_TIMEOUT_MS = 60_000;
-const ENTRY = new URL('./reader-entry.mjs', import.meta.url);
+// The production build (server/build.mjs) puts the compiled reader beside the server's bundle; from
+// source, reader-entry.mjs loads reader.ts through tsx.
+const COMPILED_READER = new URL('./reader.mjs', import.meta.url);
+const ENTRY = existsSync(COMPILED_READER) ? COMPILED_READER : new URL('./reader-entry.mjs', import.meta.url);
 
 export interface ReaderOptions extends Omit<ReadOptions, 'streamLimits'> {
   streamLimits: PdfStreamLimits;
