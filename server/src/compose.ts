@@ -12,6 +12,7 @@ import { ChainSync } from './services/chain-sync';
 import { seedDemoData } from './services/demo/seed';
 import { closeDocumentReaders } from './services/documents';
 import { faultPoints, withFaultPoints } from './services/faults';
+import { InstitutionLimiter } from './services/issuers/roles';
 import { reconcileMints } from './services/mint';
 import { PermanentStores } from './services/mint/permanent';
 import { closeOcr } from './services/ocr';
@@ -47,6 +48,7 @@ export async function composeServices(config: Config): Promise<Services> {
     permanent: new PermanentStores(config),
     verdicts: new VerdictService({ db, chain }),
     walletTx: new WalletTransactions(chain),
+    institutionLimiter: new InstitutionLimiter(config.institutions),
   };
   return services;
 }

@@ -1,7 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import fs from 'node:fs';
 import type { DatabaseTarget } from './db';
+import type { DomainProofConfig } from './services/issuers/domain-proof';
 import { trustEntryProblem, type TrustProxy } from './lib/rate-limit';
 
 // Every environment variable the server reads is parsed and validated here, once, at start; every
@@ -103,6 +105,33 @@ const envSchema = z
     SIGN_IN_RATE_LIMIT_PER_WALLET: positiveInt('SIGN_IN_RATE_LIMIT_PER_WALLET', 10),
     SIGN_IN_RATE_LIMIT_WINDOW_SEC: positiveInt('SIGN_IN_RATE_LIMIT_WINDOW_SEC', 600),
     API_RATE_LIMIT_PER_MIN: positiveInt('API_RATE_LIMIT_PER_MIN', 60),
+    // Institutions (services/issuers, services/operator): who is an operator, how domains are proven,
+    // and the pace of issuer and operator actions per wallet (per SIGN_IN_RATE_LIMIT_WINDOW_SEC).
+    ATTESTA_OPERATOR_WALLETS: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        const list = (raw ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+        const bad = list.filter((w) => !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(w));
+        if (!bad.length) return list;
+        ctx.addIssue({ code: 'custom', message: `ATTESTA_OPERATOR_WALLETS must be base58 wallet addresses separated by commas; not one: ${bad.join(', ')}` });
+        return z.NEVER;
+      }),
+    INSTITUTION_RATE_LIMIT_PER_WALLET: positiveInt('INSTITUTION_RATE_LIMIT_PER_WALLET', 60),
+    ATTESTA_DNS_SERVERS: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        const list = (raw ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+        const bad = list.filter((w) => !/^[\w.:[\]-]+$/.test(w));
+        if (!bad.length) return list.length ? list : null;
+        ctx.addIssue({ code: 'custom', message: `ATTESTA_DNS_SERVERS must be DNS server addresses (host or host:port) separated by commas; not one: ${bad.join(', ')}` });
+        return z.NEVER;
+      }),
+    ATTESTA_DOMAIN_PROOF_HTTPS_PORT: z.coerce.number().int().min(1).max(65535).default(443),
+    ATTESTA_DOMAIN_PROOF_CA_PATH: optionalText,
+    ATTESTA_DOMAIN_PROOF_ALLOW_PRIVATE: bool(false),
+    ATTESTA_DOMAIN_PROOF_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     // Uploads (services/storage): UploadThing when a token is set, else files in the data dir.
     UPLOADTHING_TOKEN: optionalText,
     UPLOADTHING_API_URL: optionalText,
@@ -228,6 +257,14 @@ export interface Config {
   storage: StorageConfig;
   permanent: PermanentConfig;
   support: SupportConfig;
+  /** Institutions: operator wallets (an operator wallet not listed is a stranger) and domain proofs. */
+  institutions: {
+    operatorWallets: ReadonlySet<string>;
+    /** Issuer and operator actions per wallet per `windowMs`. */
+    actionsPerWallet: number;
+    windowMs: number;
+    domainProof: DomainProofConfig;
+  };
   /** The crash point this (test) process dies at, or null: production never sets ATTESTA_FAULT. */
   faults: { point: FaultPoint | null };
 }
@@ -299,6 +336,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smtp: e.SMTP_URL && e.CONTACT_TO ? { url: e.SMTP_URL, from: e.SMTP_FROM ?? 'attesta@localhost', to: e.CONTACT_TO } : null,
       forwardTimeoutMs: e.SUPPORT_FORWARD_TIMEOUT_MS,
     },
+    institutions: {
+      operatorWallets: new Set(e.ATTESTA_OPERATOR_WALLETS),
+      actionsPerWallet: e.INSTITUTION_RATE_LIMIT_PER_WALLET,
+      windowMs: e.SIGN_IN_RATE_LIMIT_WINDOW_SEC * 1000,
+      domainProof: {
+        dnsServers: e.ATTESTA_DNS_SERVERS,
+        httpsPort: e.ATTESTA_DOMAIN_PROOF_HTTPS_PORT,
+        extraCa: e.ATTESTA_DOMAIN_PROOF_CA_PATH ? readCa(e.ATTESTA_DOMAIN_PROOF_CA_PATH) : null,
+        allowPrivateAddresses: e.ATTESTA_DOMAIN_PROOF_ALLOW_PRIVATE,
+        timeoutMs: e.ATTESTA_DOMAIN_PROOF_TIMEOUT_MS,
+      },
+    },
     faults: { point: e.ATTESTA_FAULT ?? null },
   };
+}
+
+function readCa(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ATTESTA_DOMAIN_PROOF_CA_PATH: cannot read ${file} (${(err as Error).message})`);
+  }
 }

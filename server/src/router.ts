@@ -2,7 +2,9 @@ import { apiKeysRouter } from './routers/api-keys';
 import { authRouter } from './routers/auth';
 import { certificateRouter } from './routers/certificate';
 import { explorerRouter } from './routers/explorer';
+import { issuerRouter } from './routers/issuer';
 import { mintRouter } from './routers/mint';
+import { operatorRouter } from './routers/operator';
 import { supportRouter } from './routers/support';
 import { profileRouter } from './routers/profile';
 import { publicRouter } from './routers/public';
@@ -18,6 +20,8 @@ export const appRouter = router({
   support: supportRouter,
   apiKeys: apiKeysRouter,
   explorer: explorerRouter,
+  issuer: issuerRouter,
+  operator: operatorRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -73,6 +73,29 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['trpc apiKeys.list',                                    { anonymous: 401, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['trpc apiKeys.revoke (holder\'s key)',                  { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
 
+  // Institutions (issue 14). The issuer is an approved institution with a proven domain; the operator is
+  // the server's key, listed in ATTESTA_OPERATOR_WALLETS. A wallet that is no institution is refused the
+  // portal (403); an institution acts only on what it issued or was asked about (404 otherwise); only a
+  // listed operator wallet reaches the console; a transaction prepared for another wallet is refused (400).
+  ['trpc issuer.me',                                       { anonymous: 401, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
+  ['trpc issuer.register (the caller\'s wallet)',          { anonymous: 401, holder: 200, otherHolder: 200, issuer: 409, operator: 200 }],
+  ['trpc issuer.checkDomain',                              { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['trpc issuer.issue (to the holder)',                    { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['trpc issuer.requests',                                 { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['trpc issuer.confirm (holder\'s request to the issuer)', { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['trpc issuer.decline (holder\'s request to the issuer)', { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['trpc issuer.revoke (issued by the issuer)',            { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['trpc issuer.revoke (verified, not the issuer\'s)',     { anonymous: 401, holder: 403, otherHolder: 403, issuer: 404, operator: 403 }],
+  ['trpc issuer.submit (issuer-signed issue)',             { anonymous: 401, holder: 400, otherHolder: 400, issuer: 200, operator: 400 }],
+  ['trpc issuer.certificates',                             { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['trpc certificate.requestConfirmation (verified)',      { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
+  ['trpc certificate.submitConfirmationRequest (holder-signed)', { anonymous: 401, holder: 200, otherHolder: 400, issuer: 400, operator: 400 }],
+  ['trpc certificate.issuersFor (verified)',               { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
+  ['trpc operator.issuers',                                { anonymous: 401, holder: 403, otherHolder: 403, issuer: 403, operator: 200 }],
+  ['trpc operator.setStatus (approve a proven institution)', { anonymous: 401, holder: 403, otherHolder: 403, issuer: 403, operator: 200 }],
+  ['trpc operator.revoke (verified, for fraud)',           { anonymous: 401, holder: 403, otherHolder: 403, issuer: 403, operator: 200 }],
+  ['trpc operator.audit',                                  { anonymous: 401, holder: 403, otherHolder: 403, issuer: 403, operator: 200 }],
+
   // REST /api/v1 with the role's API key, and with its session cookie (REST takes bearer credentials only).
   ['REST POST /api/v1/auth/nonce · key',                   { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['REST POST /api/v1/auth/nonce · cookie',                { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
@@ -104,6 +127,7 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['GET /files/certificates/:id?download=1 (pending)',     { anonymous: 404, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['GET /files/certificates/:id (caller\'s own pending)',   { anonymous: 404, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['GET /files/certificates/:id (rejected)',               { anonymous: 404, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
+  ['GET /files/certificates/:id (pending, asked institution)', { anonymous: 404, holder: 200, otherHolder: 404, issuer: 200, operator: 404 }],
   ['GET /files/certificates/:id (verified)',               { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['GET /files/certificates/:id?download=1 (verified)',    { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['GET /files/photos/:userId (holder\'s photo)',          { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
@@ -173,6 +197,16 @@ async function transfer(w: World, a: Actor, from: Keypair) {
 
 /** The caller's own certificate; anonymous owns none, so it asks for the holder's. */
 const ownOf = (w: World, a: Actor) => w.own[a.role] ?? w.pending;
+
+const action = (w: World, id: string) => db(w).selectFrom('wallet_action').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** An issue form for a fresh file naming the issuer, to the holder's wallet. */
+async function issueForm(w: World, title: string) {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries({ title, program_name: 'Marine Robotics', issue_date: '2025-03-03', holder_wallet: A(w).holder.wallet.address })) fd.set(k, v);
+  fd.set('certificate_file', new File([(await makePdf([w.issuerName, title, 'Marine Robotics'])) as BlobPart], 'issued.pdf', { type: 'application/pdf' }));
+  return fd;
+}
 
 const jobsOf = (w: World, certId: string) => db(w).selectFrom('verification_job').selectAll().where('certificate_id', '=', certId).execute();
 
@@ -424,6 +458,116 @@ const SPECS: Record<string, Spec> = {
       expect(data(r).map((k: { id: string }) => k.id).sort()).toEqual(own.map((k) => k.id).sort());
     },
   },
+  // Institutions (issue 14).
+  'trpc issuer.me': {
+    call: (_w, a) => trpc(a, 'query', 'issuer.me'),
+    check: (_w, a, r) => {
+      if (a.role === 'issuer') expect(data(r)).toMatchObject({ authority: a.wallet.address, status: 'approved', proof: { status: 'proven' } });
+      else expect(data(r)).toBeNull();
+    },
+  },
+  "trpc issuer.register (the caller's wallet)": {
+    writes: true,
+    call: (_w, a) => trpc(a, 'mutation', 'issuer.register', { name: `Matrix ${a.role} Academy`, domain: `${a.role.toLowerCase()}.matrix.example` }),
+    check: async (w, a, r) => expect(await action(w, data(r).action_id)).toMatchObject({ kind: 'register_issuer', signer: a.wallet.address, status: 'prepared' }),
+  },
+  'trpc issuer.checkDomain': {
+    writes: true,
+    call: (_w, a) => trpc(a, 'mutation', 'issuer.checkDomain'),
+    check: (_w, _a, r) => expect(data(r).proof).toMatchObject({ status: 'proven', method: 'dns' }),
+  },
+  'trpc issuer.issue (to the holder)': {
+    writes: true,
+    setup: async (w) => issueForm(w, 'Matrix Issue Row Certificate'),
+    call: (_w, a, fd) => trpc(a, 'mutation', 'issuer.issue', fd),
+    check: async (w, a, r) => expect(await action(w, data(r).action_id)).toMatchObject({ kind: 'issue_certificate', signer: a.wallet.address, status: 'prepared' }),
+  },
+  'trpc issuer.requests': {
+    public: true, // the holder consented to share these requests with the institution it asked
+    call: (_w, a) => trpc(a, 'query', 'issuer.requests', { status: 'all' }),
+    check: (w, _a, r) => expect(data(r).map((q: { id: string }) => q.id)).toEqual(expect.arrayContaining([w.asked.requestId, w.toDecline.requestId])),
+  },
+  "trpc issuer.confirm (holder's request to the issuer)": {
+    writes: true,
+    call: (w, a) => trpc(a, 'mutation', 'issuer.confirm', { requestId: w.asked.requestId }),
+    check: async (w, a, r) => expect(await action(w, data(r).action_id)).toMatchObject({ kind: 'confirm_certificate', signer: a.wallet.address, certificate_id: w.asked.id }),
+  },
+  "trpc issuer.decline (holder's request to the issuer)": {
+    writes: true,
+    call: (w, a) => trpc(a, 'mutation', 'issuer.decline', { requestId: w.toDecline.requestId, reason: 'No such record in our registry.' }),
+    check: async (w) => {
+      const q = await db(w).selectFrom('confirmation_request').selectAll().where('id', '=', w.toDecline.requestId).executeTakeFirstOrThrow();
+      expect(q).toMatchObject({ status: 'declined', decline_reason: 'No such record in our registry.' });
+    },
+  },
+  'trpc issuer.revoke (issued by the issuer)': {
+    writes: true,
+    call: (w, a) => trpc(a, 'mutation', 'issuer.revoke', { id: w.issued.id, reason: 'revoked_by_issuer', note: 'matrix' }),
+    check: async (w, a, r) => expect(await action(w, data(r).action_id)).toMatchObject({ kind: 'revoke_certificate', signer: a.wallet.address, certificate_id: w.issued.id }),
+  },
+  "trpc issuer.revoke (verified, not the issuer's)": {
+    call: (w, a) => trpc(a, 'mutation', 'issuer.revoke', { id: w.verified.id, reason: 'revoked_by_issuer' }),
+  },
+  'trpc issuer.submit (issuer-signed issue)': {
+    writes: true,
+    setup: async (w) => {
+      const issuer = A(w).issuer;
+      const prepared = await issuer.browser.client.issuer.issue.mutate(await issueForm(w, 'Matrix Submitted Certificate'));
+      return { signedTransaction: toB64(walletSign(prepared.transaction, issuer.keypair)) };
+    },
+    call: (_w, a, s) => trpc(a, 'mutation', 'issuer.submit', s),
+    check: async (w, _a, r) => {
+      const c = await certRow(w, data(r).result.certificate_id);
+      expect(c).toMatchObject({ user_id: A(w).holder.userId, verification_status: 'verified', tier: 'issuer_confirmed', issuer_authority: A(w).issuer.wallet.address });
+    },
+  },
+  'trpc issuer.certificates': {
+    public: true, // certificates this institution issued
+    call: (_w, a) => trpc(a, 'query', 'issuer.certificates', {}),
+    check: (w, _a, r) => expect(data(r).certificates.map((c: { id: string }) => c.id)).toContain(w.issued.id),
+  },
+  'trpc certificate.requestConfirmation (verified)': {
+    writes: true,
+    call: (w, a) => trpc(a, 'mutation', 'certificate.requestConfirmation', { id: w.requestable.id, issuer: A(w).issuer.wallet.address, consent: true }),
+    check: async (w, a, r) => expect(await action(w, data(r).action_id)).toMatchObject({ kind: 'request_confirmation', signer: a.wallet.address, certificate_id: w.requestable.id }),
+  },
+  'trpc certificate.submitConfirmationRequest (holder-signed)': {
+    writes: true,
+    setup: async (w) => {
+      const holder = A(w).holder;
+      const prepared = await holder.browser.client.certificate.requestConfirmation.mutate({ id: w.requestable.id, issuer: A(w).issuer.wallet.address, consent: true });
+      return { signedTransaction: toB64(walletSign(prepared.transaction, holder.keypair)) };
+    },
+    call: (_w, a, s) => trpc(a, 'mutation', 'certificate.submitConfirmationRequest', s),
+    check: async (w, _a, r) => {
+      const q = await db(w).selectFrom('confirmation_request').selectAll().where('id', '=', data(r).result.request_id).executeTakeFirstOrThrow();
+      expect(q).toMatchObject({ certificate_id: w.requestable.id, issuer_authority: A(w).issuer.wallet.address, status: 'open' });
+    },
+  },
+  'trpc certificate.issuersFor (verified)': {
+    call: (w, a) => trpc(a, 'query', 'certificate.issuersFor', { id: w.requestable.id }),
+    check: (w, _a, r) => expect(data(r).issuers[0]).toMatchObject({ authority: A(w).issuer.wallet.address, matches_claim: true, domain_proven: true }),
+  },
+  'trpc operator.issuers': {
+    call: (_w, a) => trpc(a, 'query', 'operator.issuers', {}),
+    check: (w, _a, r) => expect(data(r).map((i: { authority: string }) => i.authority)).toEqual(expect.arrayContaining([A(w).issuer.wallet.address, w.pendingInstitution])),
+  },
+  'trpc operator.setStatus (approve a proven institution)': {
+    writes: true,
+    call: (w, a) => trpc(a, 'mutation', 'operator.setStatus', { authority: w.pendingInstitution, status: 'approved' }),
+    check: (_w, _a, r) => expect(data(r).status).toBe('approved'),
+  },
+  'trpc operator.revoke (verified, for fraud)': {
+    public: true, // the operator names the certificate it revoked
+    writes: true,
+    call: (w, a) => trpc(a, 'mutation', 'operator.revoke', { id: w.fraud.id, note: 'Matrix: forged document.' }),
+    check: async (w) => expect(await certRow(w, w.fraud.id)).toMatchObject({ verification_status: 'revoked', revocation_note: 'Matrix: forged document.' }),
+  },
+  'trpc operator.audit': {
+    public: true, // the operator reads every issuer's and holder's institution actions
+    call: (_w, a) => trpc(a, 'query', 'operator.audit', { limit: 100 }),
+    check: (_w, _a, r) => expect(data(r).entries.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(['issuer.check_domain', 'issuer.issue', 'holder.request_confirmation'])),
+  },
   "trpc apiKeys.revoke (holder's key)": {
     writes: true,
     call: (w, a) => trpc(a, 'mutation', 'apiKeys.revoke', { id: w.victimKey.id }),
@@ -530,6 +674,8 @@ Object.assign(SPECS, {
   'GET /files/certificates/:id?download=1 (pending)': { call: (w, a) => get(a, `/files/certificates/${w.pending.id}?download=1`), check: fileCheck((w) => w.pending, 'attachment') },
   "GET /files/certificates/:id (caller's own pending)": { call: (w, a) => get(a, `/files/certificates/${ownOf(w, a).id}`), check: fileCheck(ownOf, 'inline') },
   'GET /files/certificates/:id (rejected)': { call: (w, a) => get(a, `/files/certificates/${w.rejected.id}`), check: fileCheck((w) => w.rejected, 'inline') },
+  // The holder consented to share this file with the institution it asked (while the request is open).
+  'GET /files/certificates/:id (pending, asked institution)': { public: true, call: (w, a) => get(a, `/files/certificates/${w.asked.id}`), check: fileCheck((w) => w.asked, 'inline') },
   'GET /files/certificates/:id (verified)': { public: true, call: (w, a) => get(a, `/files/certificates/${w.minted.id}`), check: fileCheck((w) => w.minted, 'inline') },
   'GET /files/certificates/:id?download=1 (verified)': { public: true, call: (w, a) => get(a, `/files/certificates/${w.minted.id}?download=1`), check: fileCheck((w) => w.minted, 'attachment') },
   "GET /files/photos/:userId (holder's photo)": {
@@ -591,7 +737,7 @@ function secretsFor(w: World, role: Role): string[] {
   const of = (...ts: ({ id: string; title: string; sha256: string } | null)[]) => ts.flatMap((t) => (t ? [t.id, t.title, t.sha256] : []));
   const owned: Record<Role, string[]> = {
     anonymous: [],
-    holder: [...of(w.pending, w.verified, w.verifiedRest, w.minted, w.rejected, w.claims), w.holderEmail, ...w.holderKeyIds, A(w).holder.userId!],
+    holder: [...of(w.pending, w.verified, w.verifiedRest, w.minted, w.rejected, w.claims, w.issued, w.requestable, w.asked, w.toDecline, w.fraud), w.holderEmail, ...w.holderKeyIds, A(w).holder.userId!],
     otherHolder: of(w.otherPending),
     issuer: of(w.own.issuer),
     operator: of(w.own.operator),

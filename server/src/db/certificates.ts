@@ -17,6 +17,9 @@ export const claimsOf = (c: Claims): Claims => ({ title: c.title, institution_na
 /** A certificate waiting for its (next) verification run: no verdict, no details, no tier. */
 export const AWAITING_VERIFICATION = { verification_status: 'pending', verification_details: null, tier: 'none' } as const;
 
+/** A row no institution has issued, confirmed or been asked about (yet). */
+export const NO_INSTITUTION = { issuer_authority: null, requested_issuer: null, claims_confirmed: 0, revocation_note: null } as const;
+
 /** The row a certificate id names, anyone's. */
 export function findCertificate(db: Db, id: string): Promise<CertificateRow | undefined> {
   return db.selectFrom('certificate').selectAll().where('id', '=', id).executeTakeFirst();

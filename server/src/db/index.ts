@@ -15,6 +15,7 @@ import * as m0008 from './migrations/2026-11-22T1300-housekeeping-indexes';
 import * as m0009 from './migrations/2026-11-22T1400-fair-queue';
 import * as m0010 from './migrations/2026-11-22T1500-scale-indexes';
 import * as m0011 from './migrations/2026-11-22T1600-live-sha256';
+import * as m0012 from './migrations/2026-11-23T1000-institutions';
 
 export type Db = Kysely<DB>;
 export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1400-fair-queue': m0009,
   '2026-11-22T1500-scale-indexes': m0010,
   '2026-11-22T1600-live-sha256': m0011,
+  '2026-11-23T1000-institutions': m0012,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -59,6 +59,14 @@ export interface CertificateTable {
   mint_signature: string | null;
   created_at: string;
   updated_at: string;
+  /** Migration 2026-11-23T1000-institutions: the institution that issued or confirmed it (tier issuer_confirmed). */
+  issuer_authority: string | null;
+  /** The institution the holder asked to confirm it (a pending request on chain). */
+  requested_issuer: string | null;
+  /** 1 when that institution confirmed the claims shown (issued them, or confirmed them in the product). */
+  claims_confirmed: number;
+  /** The issuer's or operator's free-text note of a revocation (kept off chain). */
+  revocation_note: string | null;
 }
 
 export interface VerificationLogTable {
@@ -210,6 +218,75 @@ export interface RpcTransactionAccountTable {
   signature: string;
 }
 
+// Migration 2026-11-23T1000-institutions (notes/institutions-design.md).
+export type ProofStatus = 'unproven' | 'proven' | 'lapsed';
+
+export interface IssuerProfileTable {
+  authority: string;
+  domain: string;
+  name: string;
+  registered_at: string;
+  proof_status: ProofStatus;
+  proof_method: 'dns' | 'https' | null;
+  proven_at: string | null;
+  checked_at: string | null;
+  findings: string | null; // JSON: ProofFinding[]
+}
+
+export type WalletActionKind = 'register_issuer' | 'issue_certificate' | 'request_confirmation' | 'confirm_certificate' | 'revoke_certificate';
+export type WalletActionStatus = 'prepared' | 'submitted' | 'landed' | 'failed' | 'expired';
+
+export interface WalletActionTable {
+  id: string;
+  kind: WalletActionKind;
+  user_id: string;
+  signer: string; // base58: the wallet that must sign
+  certificate_id: string | null;
+  request_id: string | null;
+  message: string; // base64
+  message_sha256: string; // hex
+  signature: string; // the fee payer's signature = the transaction id
+  signed_transaction: string | null;
+  blockhash: string;
+  last_valid_block_height: number | null;
+  expires_at: number; // epoch ms
+  status: WalletActionStatus;
+  error: string | null;
+  payload: string; // JSON, per kind
+  created_at: string;
+  updated_at: string;
+}
+
+export type ConfirmationRequestStatus = 'open' | 'confirmed' | 'declined' | 'withdrawn';
+
+export interface ConfirmationRequestTable {
+  id: string;
+  certificate_id: string;
+  holder_user_id: string;
+  issuer_authority: string;
+  status: ConfirmationRequestStatus;
+  claims: string; // JSON: the claims when the holder asked
+  request_signature: string | null;
+  decline_reason: string | null;
+  created_at: string;
+  decided_at: string | null;
+  decision_signature: string | null;
+}
+
+export type AuditRole = 'operator' | 'issuer' | 'holder' | 'platform';
+
+/** Append-only: services/audit inserts; nothing updates or deletes (server/test/institutions-audit.test.ts). */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  actor_wallet: string;
+  actor_role: AuditRole;
+  action: string;
+  target: string | null;
+  signature: string | null;
+  details: string | null; // JSON
+}
+
 /** Every table of every migration: the one Kysely type of the server. */
 export interface Database {
   user: UserTable;
@@ -228,6 +305,10 @@ export interface Database {
   api_key: ApiKeyTable;
   rpc_transaction: RpcTransactionTable;
   rpc_transaction_account: RpcTransactionAccountTable;
+  issuer_profile: IssuerProfileTable;
+  wallet_action: WalletActionTable;
+  confirmation_request: ConfirmationRequestTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UserTable>;
@@ -240,3 +321,7 @@ export type ChainTransactionRow = Selectable<ChainTransactionTable>;
 export type MintAttemptRow = Selectable<MintAttemptTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type RpcTransactionRow = Selectable<RpcTransactionTable>;
+export type IssuerProfileRow = Selectable<IssuerProfileTable>;
+export type WalletActionRow = Selectable<WalletActionTable>;
+export type ConfirmationRequestRow = Selectable<ConfirmationRequestTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

@@ -6,8 +6,9 @@ import { contentDisposition } from '../services/files/index.js';
 
 /**
  * Plain HTTP downloads (browsers, <embed>, curl).
- * Certificates: the owner (by session cookie) always; anyone else only when the certificate is
- * verified — the public view links to it then, and a verifier needs the file to check it.
+ * Certificates: the owner (by session cookie) always; the institution the holder asked to confirm it
+ * while the request is open (the holder consented to share the file with it); anyone else only when
+ * the certificate is verified — the public view links to it then, and a verifier needs the file.
  * Photos: public (the profile page says the photo is shown with shared certificates).
  */
 export function registerFileRoutes(app: FastifyInstance, svc: Services) {
@@ -16,7 +17,7 @@ export function registerFileRoutes(app: FastifyInstance, svc: Services) {
     if (req.params.id.includes('\0')) return reply.code(404).send({ error: 'Certificate not found' });
     const cert = await findCertificate(svc.db, req.params.id);
     const session = cert ? await sessionFromRequest(svc, req) : null;
-    const allowed = cert && (cert.verification_status === 'verified' || session?.user.id === cert.user_id);
+    const allowed = cert && (cert.verification_status === 'verified' || session?.user.id === cert.user_id || (session && (await askedInstitution(svc, cert.id, session.user.wallet_address))));
     if (!cert || !allowed) return reply.code(404).send({ error: 'Certificate not found' });
     const bytes = await svc.blobs.get(cert.file_key);
     if (!bytes) return reply.code(404).send({ error: 'File not found' });
@@ -38,4 +39,10 @@ export function registerFileRoutes(app: FastifyInstance, svc: Services) {
     const mime = ext === 'png' ? 'image/png' : ext === 'gif' ? 'image/gif' : ext === 'webp' ? 'image/webp' : 'image/jpeg';
     return reply.header('content-type', mime).header('x-content-type-options', 'nosniff').header('cache-control', 'public, max-age=300').send(Buffer.from(bytes));
   });
+}
+
+/** True when `wallet` is the institution an open confirmation request of the certificate asks. */
+async function askedInstitution(svc: Services, certificateId: string, wallet: string): Promise<boolean> {
+  const r = await svc.db.selectFrom('confirmation_request').select('id').where('certificate_id', '=', certificateId).where('issuer_authority', '=', wallet).where('status', '=', 'open').executeTakeFirst();
+  return !!r;
 }

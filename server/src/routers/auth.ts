@@ -2,6 +2,7 @@ import { SESSION_COOKIE } from '../../../shared/constants';
 import { nonceInput, signInInput } from '../../../shared/schemas/auth';
 import { toUserDto } from '../services/certificates/dto';
 import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signInChainId, signInDomainFor, signInExpectation, signOut, type SignInStep } from '../services/auth';
+import { rolesOf } from '../services/issuers/roles';
 import { protectedProcedure, publicProcedure, router } from '../trpc';
 
 /** Rate-limited per client address before the input is parsed: malformed floods count too. */
@@ -28,8 +29,9 @@ export const authRouter = router({
     return { user: toUserDto(user) };
   }),
 
-  me: publicProcedure.query(({ ctx }) => {
-    if (ctx.session) return toUserDto(ctx.session.user);
+  /** The signed-in user with their roles (issuer: the on-chain Issuer account; operator: ATTESTA_OPERATOR_WALLETS), or null. */
+  me: publicProcedure.query(async ({ ctx }) => {
+    if (ctx.session) return { ...toUserDto(ctx.session.user), roles: await rolesOf(ctx, ctx.session.user.wallet_address) };
     // A cookie that is not a live stored session (expired, signed out, or planted) is cleared, never adopted.
     if (ctx.req?.cookies?.[SESSION_COOKIE]) ctx.res?.clearCookie(SESSION_COOKIE, { path: '/' });
     return null;

@@ -8,6 +8,9 @@ import { DomainError } from '../lib/errors';
 import { verificationAttempts } from '../services/certificates/attempts';
 import { toCertificateDto, toLogDto } from '../services/certificates/dto';
 import { createCertificate } from '../services/certificates/intake';
+import { issuersForInput, requestConfirmationInput, submitSignedInput } from '../../../shared/schemas/institutions';
+import { issuersFor, prepareRequest, requestFlow, requestsOfCertificate } from '../services/issuers/requests';
+import { submitAction } from '../services/wallet-tx/actions';
 import { protectedProcedure, router } from '../trpc';
 
 /** Own certificates only: someone else's id is indistinguishable from a missing one. */
@@ -101,6 +104,23 @@ export const certificateRouter = router({
     ctx.bus.publish({ certificate_id: cert.id, verification_status: 'pending', step: null, step_status: null, updated_at: now });
     return { certificate: toCertificateDto(await getCertificate(ctx.db, cert.id), ctx.origin), job_id: job.id };
   }),
+
+  /**
+   * Asks an approved institution to confirm the certificate (the holder consents to share the file
+   * with it): request_confirmation for the holder's wallet to sign, then `submitConfirmationRequest`.
+   */
+  requestConfirmation: protectedProcedure.input(requestConfirmationInput).mutation(({ ctx, input }) => prepareRequest(ctx, ctx.session.user, input)),
+
+  /** Sends the holder-signed request_confirmation. */
+  submitConfirmationRequest: protectedProcedure
+    .input(submitSignedInput)
+    .mutation(({ ctx, input }) => submitAction(ctx, ctx.session.user, input.signedTransaction, { request_confirmation: requestFlow })),
+
+  /** Approved institutions to ask (the one the claims name first) and this certificate's requests so far (with decline reasons). */
+  issuersFor: protectedProcedure.input(issuersForInput).query(async ({ ctx, input }) => ({
+    issuers: await issuersFor(ctx, ctx.session.user, input.id),
+    requests: await requestsOfCertificate(ctx, input.id),
+  })),
 
   /** Live status over SSE; the first event is the current state, so reconnects never miss the end. */
   onStatus: protectedProcedure.input(onStatusInput).subscription(async function* ({ ctx, input, signal }) {

@@ -7,6 +7,7 @@ import type { BlobStore } from './blobs';
 import type { VerdictService } from './certificates/verdict';
 import type { ChainService } from './chain';
 import type { FaultPoints } from './faults';
+import type { InstitutionLimiter } from './issuers/roles';
 import type { PermanentStores } from './mint/permanent';
 import type { SupportService } from './support';
 import type { EventBus } from './verification/events';
@@ -40,4 +41,6 @@ export interface Services {
   verdicts: VerdictService;
   /** Transactions the platform prepares and pays for and a wallet signs (services/wallet-tx). */
   walletTx: WalletTransactions;
+  /** Issuer and operator actions per wallet (config.institutions). */
+  institutionLimiter: InstitutionLimiter;
 }

@@ -3,6 +3,7 @@
  * roles with their cookie sessions and API keys, and the holder's target resources.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
 import type { Kysely } from 'kysely';
 import nacl from 'tweetnacl';
@@ -14,6 +15,7 @@ import { loadOrCreateOperator } from '../../src/services/chain/operator';
 import { runVerificationJob } from '../../src/services/verification/pipeline';
 import { certForm, footprint, makeClient, makeImage, makePdf, newWallet, signIn, startTestServer, tmpDataDir } from '../helpers';
 import { toB64, walletSign } from '../mint-support/flow';
+import { startDnsServer } from '../net-peers/dns';
 
 export const ROLES = ['anonymous', 'holder', 'otherHolder', 'issuer', 'operator'] as const;
 export type Role = (typeof ROLES)[number];
@@ -61,6 +63,18 @@ export interface World {
   holderKeyIds: string[];
   holderEmail: string;
   issuerName: string;
+  /** Institutions (issue 14): a certificate the issuer issued to the holder. */
+  issued: Target;
+  /** The holder's verified certificate no institution was asked about (requestConfirmation rows). */
+  requestable: Target;
+  /** The holder's pending certificate with an open confirmation request to the issuer (confirm, files). */
+  asked: Target & { requestId: string };
+  /** The holder's verified certificate with another open request to the issuer (decline). */
+  toDecline: Target & { requestId: string };
+  /** The holder's verified certificate the operator revokes for fraud. */
+  fraud: Target;
+  /** A registered institution, pending, with a proven domain (operator.setStatus approves it). */
+  pendingInstitution: string;
   close(): Promise<void>;
 }
 
@@ -201,8 +215,16 @@ async function signInActor(role: Role, wallet: Wallet, url: string): Promise<Act
 
 export async function buildWorld(): Promise<World> {
   const dir = tmpDataDir();
+  // The operator role is the server's own key, listed in ATTESTA_OPERATOR_WALLETS; domain proofs ask a
+  // DNS server on loopback (nothing leaves this machine).
+  const operatorKp = loadOrCreateOperator(path.join(dir, 'operator.json'));
+  const dns = await startDnsServer();
   // Worker off: pending certificates stay pending; the verified ones are verified by drainQueue.
   const server = await startTestServer(dir, {
+    ATTESTA_OPERATOR_WALLETS: operatorKp.publicKey.toBase58(),
+    ATTESTA_DNS_SERVERS: dns.server,
+    ATTESTA_DOMAIN_PROOF_TIMEOUT_MS: '1000',
+    INSTITUTION_RATE_LIMIT_PER_WALLET: '100000',
     ATTESTA_WORKER: 'false',
     // Rate limits are not what this matrix is about (the table calls the same endpoints many times).
     API_RATE_LIMIT_PER_MIN: '100000',
@@ -219,8 +241,8 @@ export async function buildWorld(): Promise<World> {
   await chain.setIssuerStatus({ authority: issuerKp.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
   if ((await chain.readIssuer(issuerKp.publicKey))?.status !== IssuerStatus.Approved) throw new Error('the issuer is not approved on chain');
   // Operator: the server's own key from the data dir.
-  const operatorKp = loadOrCreateOperator(server.services.config.operatorKeypairPath);
   if (!operatorKp.publicKey.equals(chain.operator)) throw new Error('operator keypair mismatch');
+  dns.zone.txt.set('_attesta.issuer.matrix.example', [`attesta-issuer=${issuerKp.publicKey.toBase58()}`]);
 
   const anonWallet = newWallet();
   const anonymous: Actor = { role: 'anonymous', wallet: anonWallet, keypair: Keypair.fromSecretKey(anonWallet.secretKey), browser: makeClient(server.url), userId: null, apiKey: null };
@@ -246,9 +268,12 @@ export async function buildWorld(): Promise<World> {
   const mintedBase = await addCertificate(holder, 'Matrix Minted Certificate');
   const rejected = await addCertificate(holder, 'Matrix Rejected Certificate', { mismatch: true });
   const claimsTarget = await addCertificate(holder, 'Matrix Mistyped Certificate', { mismatch: true });
+  const requestable = await addCertificate(holder, 'Matrix Requestable Certificate', { institution: issuerName });
+  const toDeclineBase = await addCertificate(holder, 'Matrix Declined Certificate', { institution: issuerName });
+  const fraud = await addCertificate(holder, 'Matrix Fraud Certificate');
   await drainQueue(server);
   const status = async (id: string) => (await server.services.db.selectFrom('certificate').select('verification_status').where('id', '=', id).executeTakeFirstOrThrow()).verification_status;
-  for (const [t, want] of [[verified, 'verified'], [verifiedRest, 'verified'], [mintedBase, 'verified'], [rejected, 'rejected'], [claimsTarget, 'rejected']] as const) {
+  for (const [t, want] of [[requestable, 'verified'], [toDeclineBase, 'verified'], [fraud, 'verified'], [verified, 'verified'], [verifiedRest, 'verified'], [mintedBase, 'verified'], [rejected, 'rejected'], [claimsTarget, 'rejected']] as const) {
     const s = await status(t.id);
     if (s !== want) throw new Error(`${t.title} ended ${s}, expected ${want}`);
   }
@@ -259,6 +284,7 @@ export async function buildWorld(): Promise<World> {
   if (!minted.arweave_url) throw new Error('mint gave no permanent copy');
 
   const pending = await addCertificate(holder, 'Matrix Pending Certificate');
+  const askedBase = await addCertificate(holder, 'Matrix Asked Pending Certificate', { institution: issuerName });
   const otherPending = await addCertificate(otherHolder, 'Other Holder Private Certificate');
   const own: Record<Role, Target | null> = {
     anonymous: null,
@@ -269,6 +295,32 @@ export async function buildWorld(): Promise<World> {
   };
 
   const victim = await holder.browser.client.apiKeys.create.mutate({ name: 'victim key' });
+
+  // Institutions: the issuer proves its domain, issues to the holder; the holder asks it twice.
+  const proof = await issuer.browser.client.issuer.checkDomain.mutate();
+  if (proof.proof.status !== 'proven') throw new Error(`the matrix issuer's domain is not proven: ${JSON.stringify(proof.proof.findings)}`);
+  const issuedPdf = await certificatePdf('Matrix Issued Certificate', issuerName);
+  const issueFd = new FormData();
+  for (const [k, v] of Object.entries({ title: 'Matrix Issued Certificate', program_name: 'Marine Robotics', issue_date: '2025-03-03', holder_wallet: holder.wallet.address })) issueFd.set(k, v);
+  issueFd.set('certificate_file', new File([issuedPdf as BlobPart], 'issued.pdf', { type: 'application/pdf' }));
+  const issuePrepared = await issuer.browser.client.issuer.issue.mutate(issueFd);
+  const issuedRes = await issuer.browser.client.issuer.submit.mutate({ signedTransaction: toB64(walletSign(issuePrepared.transaction, issuer.keypair)) });
+  const issuedId = (issuedRes.result as { certificate_id: string }).certificate_id;
+  const issued: Target = { id: issuedId, title: 'Matrix Issued Certificate', sha256: (await server.services.db.selectFrom('certificate').select('sha256').where('id', '=', issuedId).executeTakeFirstOrThrow()).sha256, pdf: issuedPdf };
+  const ask = async (t: Target) => {
+    const prepared = await holder.browser.client.certificate.requestConfirmation.mutate({ id: t.id, issuer: issuer.wallet.address, consent: true });
+    const r = await holder.browser.client.certificate.submitConfirmationRequest.mutate({ signedTransaction: toB64(walletSign(prepared.transaction, holder.keypair)) });
+    return { ...t, requestId: (r.result as { request_id: string }).request_id };
+  };
+  const asked = await ask(askedBase);
+  const toDecline = await ask(toDeclineBase);
+  // A second institution, registered and pending, whose domain is proven (as its check would store it).
+  const pendingKp = Keypair.generate();
+  await chain.registerIssuer({ authority: pendingKp, name: 'Matrix Pending College', uri: 'pending.matrix.example' }, { kind: 'register_issuer' });
+  await server.services.db
+    .insertInto('issuer_profile')
+    .values({ authority: pendingKp.publicKey.toBase58(), domain: 'pending.matrix.example', name: 'Matrix Pending College', registered_at: new Date().toISOString(), proof_status: 'proven', proof_method: 'dns', proven_at: new Date().toISOString(), checked_at: new Date().toISOString(), findings: '[]' })
+    .execute();
 
   // SOL for /rpc transactions signed by each role's wallet (the operator has its own).
   for (const a of [anonymous, holder, otherHolder, issuer]) {
@@ -291,8 +343,15 @@ export async function buildWorld(): Promise<World> {
     holderKeyIds: (await holder.browser.client.apiKeys.list.query()).map((k) => k.id),
     holderEmail,
     issuerName,
+    issued,
+    requestable,
+    asked,
+    toDecline,
+    fraud,
+    pendingInstitution: pendingKp.publicKey.toBase58(),
     async close() {
       await server.close();
+      await dns.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -301,7 +360,7 @@ export async function buildWorld(): Promise<World> {
 // Tables whose rows prove "nothing written", beside footprint() (which counts certificates, jobs, logs,
 // chain transactions, blobs and chain records). Volatile columns are dropped: api_key.last_used_at is
 // touched by any authenticated REST call; sign-in nonces are free to issue.
-const TABLES = ['user', 'session', 'certificate', 'verification_job', 'api_key', 'mint_attempt', 'permanent_copy', 'contact_message', 'feedback'] as const;
+const TABLES = ['user', 'session', 'certificate', 'verification_job', 'api_key', 'mint_attempt', 'permanent_copy', 'contact_message', 'feedback', 'wallet_action', 'issuer_profile', 'confirmation_request', 'audit_log'] as const;
 const VOLATILE: Record<string, string[]> = { api_key: ['last_used_at'] };
 
 /** Every row the matrix's calls could write, as comparable text (Kysely only: runs on any dialect). */

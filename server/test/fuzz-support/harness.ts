@@ -35,9 +35,8 @@ const pdfFor = (c: ReturnType<typeof claimsFor>) => makePdf([c.institution_name,
 
 export type Actor = Awaited<ReturnType<typeof makeActor>>;
 
-async function makeActor(url: string) {
+async function makeActor(url: string, wallet = newWallet()) {
   const c = makeClient(url);
-  const wallet = newWallet();
   const { user } = await signIn(c, wallet);
   return {
     ...c,
@@ -85,7 +84,12 @@ export async function startFuzzServer(): Promise<Fixture> {
   // for the same reason (fuzzed sign-outs make A sign in again; every accepted certificate.create and
   // POST /api/v1/certificates is A's or B's, FC_RUNS of them per procedure). Those limits have their
   // own tests (sign-in-limits, rest-rate-limit, creation-limits).
+  // A is also an operator (the console's procedures are fuzzed on their happy path too); the
+  // institution actions' per-wallet limit is lifted like the others.
+  const aWallet = newWallet();
   const server = await startTestServer(dir, {
+    ATTESTA_OPERATOR_WALLETS: aWallet.address,
+    INSTITUTION_RATE_LIMIT_PER_WALLET: '1000000',
     TRUST_PROXY: 'true',
     API_RATE_LIMIT_PER_MIN: '1000000',
     SIGN_IN_RATE_LIMIT_PER_WALLET: '1000000',
@@ -95,7 +99,7 @@ export async function startFuzzServer(): Promise<Fixture> {
     ATTESTA_DAILY_ANCHORS_PER_WALLET: '1000000',
   });
   const url = server.url;
-  const a = await makeActor(url);
+  const a = await makeActor(url, aWallet);
   const b = await makeActor(url);
   const aCert = await createCert(a, claimsFor('A'));
   const bCert = await createCert(b, claimsFor('B'));

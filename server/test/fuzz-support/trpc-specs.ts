@@ -244,6 +244,57 @@ export function trpcSpecs(f: Fixture): Record<string, ProcSpec> {
         expect(d.key).toMatch(/^atst_/);
       },
     },
+    // Institutions (issue 14). A is a holder and an operator, not an institution: the issuer.* procedures
+    // (but me/register) are refused to it (FORBIDDEN), and must be well-formed refusals that write nothing.
+    'issuer.me': { example: { input: undefined }, input: noInput, accepted: async (_i, d) => expect(d).toBeNull() },
+    'issuer.register': {
+      example: { input: { name: ` Ünï %_'; Institute `, domain: 'https://Uni.Example/' } },
+      input: shaped({ name: fc.oneof(oddText(80), fc.constant('É'.repeat(40))), domain: fc.oneof(fc.constantFrom('uni.example', 'localhost', '127.0.0.1', 'münchen.de', 'a.b:8443', '-x.com'), oddText(260)) }),
+      accepted: async (_i, d) => {
+        const row = await db.selectFrom('wallet_action').selectAll().where('id', '=', d.action_id).executeTakeFirstOrThrow();
+        expect([row.kind, row.signer, row.status]).toEqual(['register_issuer', f.a.wallet.address, 'prepared']);
+      },
+    },
+    'issuer.checkDomain': { input: noInput },
+    'issuer.issue': {
+      multipart: true,
+      input: formFields({
+        title: { file: false, valid: oddText(200) },
+        program_name: { file: false, valid: oddText(200) },
+        issue_date: { file: false, valid: fc.oneof(validDate, wrongDate) },
+        holder_wallet: { file: false, valid: fc.oneof(base58(32, 44), fc.constant(f.b.wallet.address)) },
+        expires_on: { file: false, valid: fc.oneof(validDate, wrongDate, fc.constant('')) },
+        certificate_file: { file: true, valid: fc.constant('') },
+      }),
+    },
+    'issuer.requests': { input: shaped({ status: fc.constantFrom('all', 'open', 'declined', 'OPEN') }) },
+    'issuer.confirm': { input: shaped({ requestId: fc.oneof(nastyString, fc.constant('q_1')) }) },
+    'issuer.decline': { input: shaped({ requestId: fc.oneof(nastyString, fc.constant('q_1')), reason: oddText(600) }) },
+    'issuer.revoke': { input: shaped({ id: certId, reason: fc.constantFrom('revoked_by_issuer', 'revoked_fraud', 'other'), note: oddText(1100) }) },
+    'issuer.submit': { input: shaped({ signedTransaction: base64ish }) },
+    'issuer.certificates': { input: shaped({ search: oddText(200), status: fc.constantFrom('all', 'verified', 'revoked', 'pending'), limit: fc.integer({ min: -5, max: 250 }) }) },
+    'certificate.requestConfirmation': { input: shaped({ id: certId, issuer: fc.oneof(base58(32, 44), base58(1, 31)), consent: fc.constantFrom(true, false, 'yes') }) },
+    'certificate.submitConfirmationRequest': { input: shaped({ signedTransaction: base64ish }) },
+    'certificate.issuersFor': {
+      example: { input: { id: f.aCert.id } },
+      input: shaped({ id: certId }),
+      accepted: async (i, d) => {
+        expect(Array.isArray(d.issuers) && Array.isArray(d.requests)).toBe(true);
+        expect(String(i.id).trim()).not.toBe(f.bCert.id); // only the caller's own
+      },
+    },
+    'operator.issuers': { example: { input: { status: 'pending' } }, input: shaped({ status: fc.constantFrom('all', 'pending', 'approved', 'suspended', 'x') }) },
+    'operator.setStatus': { input: shaped({ authority: fc.oneof(base58(32, 44), base58(1, 31)), status: fc.constantFrom('approved', 'suspended', 'pending') }) },
+    // Never a real certificate id: a fraud revocation of A's or B's certificate would end the fixtures.
+    'operator.revoke': { input: shaped({ id: fc.oneof(nastyString, fc.constant('cert-1')), note: oddText(1100) }) },
+    'operator.audit': {
+      example: { input: { limit: 5 } },
+      input: shaped({ limit: fc.integer({ min: -5, max: 150 }), before: fc.oneof(oddText(120), fc.constant('2099-01-01T00:00:00.000Z|z')) }),
+      accepted: async (i, d) => {
+        if (typeof i?.limit === 'number') expect(d.entries.length).toBeLessThanOrEqual(i.limit);
+      },
+    },
+
     'apiKeys.list': { example: { input: undefined }, input: noInput },
     'apiKeys.revoke': { example: { input: { id: f.aKey.id } }, input: shaped({ id: fc.constantFrom(f.bKey.id, f.aKey.id, f.aKey.id) }) },
   };

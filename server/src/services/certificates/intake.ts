@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids';
 import { ChainError, type ChainReceipt } from '../chain';
 import { FileRejectedError, inspectUpload, safeFileName, sha256Hex, toPdf } from '../files/index.js';
 import { checkDailyAnchors, lockAnchorsOf, reserveCreation, type CreationContext } from './limits';
-import { AWAITING_VERIFICATION, claimsOf, insertCertificate, liveRowOfSha256, updateCertificate } from '../../db/certificates';
+import { AWAITING_VERIFICATION, NO_INSTITUTION, claimsOf, insertCertificate, liveRowOfSha256, updateCertificate } from '../../db/certificates';
 import { reconcileCertificate } from '../chain-sync/reconcile';
 
 export const certificateFileKey = (id: string) => `certificates/${id}.pdf`;
@@ -39,6 +39,24 @@ export async function readUpload(file: File, kind: 'certificate' | 'photo') {
   return { bytes, info };
 }
 
+/**
+ * A certificate file as it is anchored: the upload's checks (readUpload), an image converted to PDF,
+ * and the hashes. A holder's upload and an institution's issue both read their file here.
+ */
+export async function readCertificateFile(file: File): Promise<{ pdf: Uint8Array; sha256: string; originalSha256: string | null; originalMime: string | null }> {
+  const { bytes, info } = await readUpload(file, 'certificate');
+  let pdf: Uint8Array = bytes;
+  if (info.type !== 'pdf') {
+    try {
+      pdf = await toPdf(bytes, info.type);
+    } catch (e) {
+      if (e instanceof FileRejectedError) throw new DomainError('BAD_REQUEST', e.message, { cause: e });
+      throw e;
+    }
+  }
+  return { pdf, sha256: sha256Hex(pdf), originalSha256: info.type === 'pdf' ? null : sha256Hex(bytes), originalMime: info.type === 'pdf' ? null : info.mime };
+}
+
 const conflict = (message: string) => new DomainError('CONFLICT', message);
 
 /**
@@ -64,18 +82,7 @@ export async function createCertificate(ctx: CreationContext, user: UserRow, inp
  */
 async function addCertificate(svc: CreationContext, user: UserRow, input: CertificateDetails & { certificate_file: File }): Promise<CertificateRow> {
   const { db, chain, blobs } = svc;
-  const { bytes, info } = await readUpload(input.certificate_file, 'certificate');
-  let pdf: Uint8Array = bytes;
-  if (info.type !== 'pdf') {
-    try {
-      pdf = await toPdf(bytes, info.type);
-    } catch (e) {
-      if (e instanceof FileRejectedError) throw new DomainError('BAD_REQUEST', e.message, { cause: e });
-      throw e;
-    }
-  }
-  const sha256 = sha256Hex(pdf);
-  const originalSha256 = info.type === 'pdf' ? null : sha256Hex(bytes);
+  const { pdf, sha256, originalSha256, originalMime } = await readCertificateFile(input.certificate_file);
   const hash = fromHex(sha256);
 
   // A file someone already added counts as theirs while their row is live. An institution that issued
@@ -109,7 +116,7 @@ async function addCertificate(svc: CreationContext, user: UserRow, input: Certif
     file_size: pdf.length,
     sha256,
     original_sha256: originalSha256,
-    original_mime: info.type === 'pdf' ? null : info.mime,
+    original_mime: originalMime,
     record_address: chain.certificateAddress(hash).toBase58(),
     holder_wallet: user.wallet_address,
     anchor_signature: null,
@@ -117,6 +124,7 @@ async function addCertificate(svc: CreationContext, user: UserRow, input: Certif
     arweave_url: null,
     nft_mint_address: null,
     mint_signature: null,
+    ...NO_INSTITUTION,
     created_at: now,
     updated_at: now,
   };

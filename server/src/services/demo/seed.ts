@@ -222,6 +222,10 @@ export async function seedDemoData(svc: Services): Promise<void> {
       arweave_url: null,
       nft_mint_address: null,
       mint_signature: null,
+      issuer_authority: c.outcome === 'verified' ? issuer.publicKey.toBase58() : null,
+      requested_issuer: null,
+      claims_confirmed: c.outcome === 'verified' ? 1 : 0,
+      revocation_note: null,
       created_at: now,
       updated_at: now,
     };

@@ -1,0 +1,33 @@
+import { sql } from 'kysely';
+import type { UserRow } from '../../db/schema';
+import { toCertificateDto } from '../certificates/dto';
+import type { Services } from '../index';
+
+// The institution's certificates: those it issued or confirmed (certificate.issuer_authority), with a
+// search, a status filter and counts; each links to its public view.
+
+export async function issuedCertificates(svc: Pick<Services, 'db'>, user: UserRow, origin: string, filter: { search?: string; status?: 'all' | 'verified' | 'revoked' | 'superseded'; limit?: number } = {}) {
+  const mine = svc.db.selectFrom('certificate').where('issuer_authority', '=', user.wallet_address);
+  let q = mine.selectAll();
+  if (filter.status && filter.status !== 'all') q = q.where('verification_status', '=', filter.status);
+  const term = filter.search?.trim();
+  if (term) {
+    // As db/certificates.ts listOwn: both sides lower-cased, the user's wildcards escaped with '!'.
+    const like = `%${term.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    q = q.where((eb) => eb.or((['title', 'program_name', 'holder_wallet'] as const).map((col) => eb(sql`lower(${sql.ref(col)})`, 'like', sql`${like} escape '!'`))));
+  }
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit ?? 200).execute();
+  const c = await mine
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.countAll<number>().filterWhere('verification_status', '=', 'verified').as('verified'),
+      eb.fn.countAll<number>().filterWhere('verification_status', '=', 'revoked').as('revoked'),
+      eb.fn.countAll<number>().filterWhere('verification_status', '=', 'superseded').as('superseded'),
+    ])
+    .executeTakeFirstOrThrow();
+  const open = await svc.db.selectFrom('confirmation_request').select((eb) => eb.fn.countAll<number>().as('n')).where('issuer_authority', '=', user.wallet_address).where('status', '=', 'open').executeTakeFirstOrThrow();
+  return {
+    certificates: rows.map((r) => ({ ...toCertificateDto(r, origin), revocation_note: r.revocation_note })),
+    counts: { total: Number(c.total), verified: Number(c.verified), revoked: Number(c.revoked), superseded: Number(c.superseded), open_requests: Number(open.n) },
+  };
+}

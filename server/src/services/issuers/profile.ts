@@ -1,0 +1,117 @@
+import { PublicKey } from '@solana/web3.js';
+import type { IssuerAccount } from '../../../../shared/program/codec';
+import { registerIssuerIx } from '../../../../shared/program/instructions';
+import { ISSUER_STATUS_NAMES } from '../../../../shared/program/names';
+import { appendAudit } from '../../db/audit';
+import type { IssuerProfileRow, UserRow } from '../../db/schema';
+import { fail } from '../../lib/errors';
+import type { Services } from '../index';
+import { payloadOf, prepareAction, type ActionFlow, type PreparedAction } from '../wallet-tx/actions';
+import { checkDomainProof, InvalidDomainError, normalizeDomain, proofInstructions, type ProofFinding } from './domain-proof';
+import { issuerOf } from './roles';
+
+// The institution's profile: registration (register_issuer, signed by the institution's own wallet,
+// paid by the platform) and the domain proof the chain cannot hold.
+
+type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config'>;
+
+/** A typed domain → its normal form, or BAD_REQUEST saying what to enter. */
+export function domainOrFail(input: string): string {
+  try {
+    return normalizeDomain(input);
+  } catch (e) {
+    if (e instanceof InvalidDomainError) fail('BAD_REQUEST', e.message);
+    throw e;
+  }
+}
+
+export async function prepareRegister(svc: Svc, user: UserRow, input: { name: string; domain: string }): Promise<PreparedAction> {
+  const domain = domainOrFail(input.domain);
+  const authority = new PublicKey(user.wallet_address);
+  if (await svc.chain.readIssuer(authority)) fail('CONFLICT', 'This wallet is already registered as an institution.');
+  return prepareAction(svc, user, {
+    kind: 'register_issuer',
+    instructions: [registerIssuerIx(svc.chain.programId, { authority, payer: svc.chain.operator, name: input.name, uri: domain })],
+    signer: authority,
+    payload: { name: input.name, domain },
+  });
+}
+
+export const registerFlow: ActionFlow = {
+  async finish(_svc, trx, a, signature) {
+    const p = payloadOf<{ name: string; domain: string }>(a);
+    await trx
+      .insertInto('issuer_profile')
+      .values({ authority: a.signer, domain: p.domain, name: p.name, registered_at: new Date().toISOString(), proof_status: 'unproven', proof_method: null, proven_at: null, checked_at: null, findings: null })
+      .onConflict((c) => c.column('authority').doNothing())
+      .execute();
+    await appendAudit(trx, { actor_wallet: a.signer, actor_role: 'issuer', action: 'issuer.register', target: a.signer, signature, details: p });
+    return { authority: a.signer, status: 'pending' as const };
+  },
+};
+
+/**
+ * The profile of an issuer; one registered outside the product (the demo seed, another client) has an
+ * unproven one from its on-chain uri until its first domain check stores it (reads never write).
+ */
+export async function profileOf(svc: Pick<Services, 'db'>, authority: string, issuer: IssuerAccount): Promise<IssuerProfileRow> {
+  const row = await svc.db.selectFrom('issuer_profile').selectAll().where('authority', '=', authority).executeTakeFirst();
+  if (row) return row;
+  let domain = issuer.uri;
+  try {
+    domain = normalizeDomain(issuer.uri);
+  } catch {
+    /* not a domain: kept as it is, it cannot be proven */
+  }
+  return { authority, domain, name: issuer.name, registered_at: new Date(Number(issuer.registeredAt) * 1000).toISOString(), proof_status: 'unproven', proof_method: null, proven_at: null, checked_at: null, findings: null };
+}
+
+export function proofDto(p: IssuerProfileRow) {
+  return {
+    domain: p.domain,
+    status: p.proof_status,
+    method: p.proof_method,
+    proven_at: p.proven_at,
+    checked_at: p.checked_at,
+    findings: p.findings ? (JSON.parse(p.findings) as ProofFinding[]) : [],
+    /** What to publish, exactly (either one). */
+    publish: proofInstructions(p.domain, p.authority),
+  };
+}
+
+export function issuerDto(authority: string, issuer: IssuerAccount, profile: IssuerProfileRow) {
+  return {
+    authority,
+    name: issuer.name,
+    domain: profile.domain,
+    status: ISSUER_STATUS_NAMES[issuer.status],
+    registered_at: new Date(Number(issuer.registeredAt) * 1000).toISOString(),
+    proof: proofDto(profile),
+  };
+}
+
+/** The caller's institution, or null when the wallet has not registered one. */
+export async function issuerMe(svc: Svc, user: UserRow) {
+  const issuer = await svc.chain.readIssuer(new PublicKey(user.wallet_address));
+  if (!issuer) return null;
+  return issuerDto(user.wallet_address, issuer, await profileOf(svc, user.wallet_address, issuer));
+}
+
+/**
+ * Checks the domain proof now and stores the outcome: proven, or (a proof that held before and fails
+ * now) lapsed, else unproven; with what each method found and what to publish.
+ */
+export async function checkDomain(svc: Svc, user: UserRow) {
+  const issuer = await issuerOf(svc, user);
+  const profile = await profileOf(svc, user.wallet_address, issuer);
+  const r = await checkDomainProof(svc.config.institutions.domainProof, profile.domain, user.wallet_address);
+  const status = r.proven ? 'proven' : profile.proof_status === 'proven' ? 'lapsed' : profile.proof_status === 'lapsed' ? 'lapsed' : 'unproven';
+  const checked = { proof_status: status, proof_method: r.method, proven_at: r.proven ? r.checkedAt : profile.proven_at, checked_at: r.checkedAt, findings: JSON.stringify(r.findings) } as const;
+  await svc.db
+    .insertInto('issuer_profile')
+    .values({ ...profile, ...checked })
+    .onConflict((c) => c.column('authority').doUpdateSet(checked))
+    .execute();
+  await appendAudit(svc.db, { actor_wallet: user.wallet_address, actor_role: 'issuer', action: 'issuer.check_domain', target: profile.domain, details: { proven: r.proven, method: r.method } });
+  return issuerDto(user.wallet_address, issuer, await profileOf(svc, user.wallet_address, issuer));
+}

@@ -1,0 +1,57 @@
+import { PublicKey } from '@solana/web3.js';
+import { IssuerStatus, type IssuerAccount } from '../../../../shared/program/codec';
+import { ISSUER_STATUS_NAMES, type IssuerStatusName } from '../../../../shared/program/names';
+import type { UserRow } from '../../db/schema';
+import { fail } from '../../lib/errors';
+import { retryAfterSeconds, TokenBuckets } from '../../lib/rate-limit';
+import type { Services } from '../index';
+
+// Roles (notes/institutions-design.md): every signed-in wallet is a holder; a wallet is an issuer when
+// the chain has an Issuer account for it (pending, approved or suspended); a wallet is an operator when
+// ATTESTA_OPERATOR_WALLETS lists it. Nothing else grants a role: the server's own key is no operator
+// wallet unless it is listed, and a session never carries a role (it is read at every call).
+
+export interface Roles {
+  issuer: { authority: string; name: string; domain: string; status: IssuerStatusName } | null;
+  operator: boolean;
+}
+
+export async function rolesOf(svc: Pick<Services, 'chain' | 'config'>, wallet: string): Promise<Roles> {
+  const issuer = await svc.chain.readIssuer(new PublicKey(wallet));
+  return {
+    issuer: issuer ? { authority: wallet, name: issuer.name, domain: issuer.uri, status: ISSUER_STATUS_NAMES[issuer.status] } : null,
+    operator: svc.config.institutions.operatorWallets.has(wallet),
+  };
+}
+
+/** The caller's on-chain Issuer account; FORBIDDEN when the wallet is not a registered institution. */
+export async function issuerOf(svc: Pick<Services, 'chain'>, user: UserRow): Promise<IssuerAccount> {
+  return (await svc.chain.readIssuer(new PublicKey(user.wallet_address))) ?? fail('FORBIDDEN', 'This wallet is not a registered institution. Register the institution first.');
+}
+
+/** An approved issuer, or FORBIDDEN saying why not (pending: wait for approval; suspended). */
+export async function approvedIssuerOf(svc: Pick<Services, 'chain'>, user: UserRow): Promise<IssuerAccount> {
+  const issuer = await issuerOf(svc, user);
+  if (issuer.status === IssuerStatus.Pending) fail('FORBIDDEN', 'The institution is not approved yet. Prove its domain; the operator approves it then.');
+  if (issuer.status === IssuerStatus.Suspended) fail('FORBIDDEN', 'The institution is suspended by the operator: it cannot issue, confirm or revoke.');
+  return issuer;
+}
+
+/** FORBIDDEN unless the wallet is listed in ATTESTA_OPERATOR_WALLETS. */
+export function requireOperator(svc: Pick<Services, 'config'>, user: UserRow): void {
+  if (!svc.config.institutions.operatorWallets.has(user.wallet_address)) fail('FORBIDDEN', 'This wallet is not an operator of this Attesta installation.');
+}
+
+/** Issuer and operator actions per wallet, like sign-in (config.institutions). */
+export class InstitutionLimiter {
+  private readonly buckets = new TokenBuckets({ maxKeys: 50_000 });
+  constructor(private readonly limits: { actionsPerWallet: number; windowMs: number }) {}
+
+  take(wallet: string): void {
+    const r = this.buckets.take(`institution:${wallet}`, { capacity: this.limits.actionsPerWallet, windowMs: this.limits.windowMs });
+    if (!r.ok) {
+      const s = retryAfterSeconds(r.retryAfterMs);
+      fail('TOO_MANY_REQUESTS', `Too many institution actions for this wallet. Try again in ${s} second${s === 1 ? '' : 's'}.`, { retryAfterSec: s });
+    }
+  }
+}

@@ -1,0 +1,278 @@
+// Institutions in the product (issue 14), server side: roles, registration, domain proof (real DNS and
+// HTTPS peers on loopback), approval, issue, confirmation requests, decline, revocation, the operator
+// console and the append-only audit log; the refusals an attacker meets.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromHex } from '../../shared/program/codec';
+import { certForm, makePdf, newWallet, waitFor } from './helpers';
+import { approvedInstitution, buildInstitutionWorld, issueForm, signed, signedByImpostor, type Browser, type InstitutionWorld } from './institutions-support/world';
+
+let w: InstitutionWorld;
+let north: Browser; // approved, proven: Northfield University
+let south: Browser; // approved, proven: Southfield College
+
+const db = () => w.server.services.db;
+const row = (id: string) => db().selectFrom('certificate').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const refusal = (code: string, message?: RegExp) => ({ data: expect.objectContaining({ code }), ...(message ? { message: expect.stringMatching(message) } : {}) });
+
+beforeAll(async () => {
+  w = await buildInstitutionWorld();
+  north = await approvedInstitution(w, 'Northfield University', 'northfield.test');
+  south = await approvedInstitution(w, 'Southfield College', 'southfield.test');
+}, 120_000);
+afterAll(async () => {
+  await w?.close();
+});
+
+describe('roles', () => {
+  it('auth.me says who is an issuer (on-chain account) and who is an operator (configuration)', async () => {
+    expect((await w.operator.client.auth.me.query())?.roles).toEqual({ issuer: null, operator: true });
+    expect((await north.client.auth.me.query())?.roles).toEqual({ issuer: { authority: north.wallet.address, name: 'Northfield University', domain: 'northfield.test', status: 'approved' }, operator: false });
+    const stranger = await w.browser();
+    expect((await stranger.client.auth.me.query())?.roles).toEqual({ issuer: null, operator: false });
+  });
+
+  it('a wallet not in ATTESTA_OPERATOR_WALLETS is a stranger to the console, even the server’s own key', async () => {
+    const stranger = await w.browser();
+    await expect(stranger.client.operator.issuers.query()).rejects.toMatchObject(refusal('FORBIDDEN', /not an operator/));
+    await expect(stranger.client.operator.setStatus.mutate({ authority: north.wallet.address, status: 'suspended' })).rejects.toMatchObject(refusal('FORBIDDEN'));
+    await expect(north.client.operator.audit.query()).rejects.toMatchObject(refusal('FORBIDDEN'));
+    expect(w.server.services.config.institutions.operatorWallets.has(w.server.services.chain.operator.toBase58())).toBe(false);
+  });
+
+  it('a holder cannot use the portal: not a registered institution', async () => {
+    const holder = await w.browser();
+    expect(await holder.client.issuer.me.query()).toBeNull();
+    await expect(holder.client.issuer.requests.query()).rejects.toMatchObject(refusal('FORBIDDEN', /not a registered institution/));
+    await expect(holder.client.issuer.checkDomain.mutate()).rejects.toMatchObject(refusal('FORBIDDEN'));
+  });
+});
+
+describe('registration, domain proof and approval', () => {
+  it('registers pending, says what to publish, proves by HTTPS, and is approved only once proven', { timeout: 60_000 }, async () => {
+    const inst = await w.browser();
+    await expect(inst.client.issuer.register.mutate({ name: 'Eastfield', domain: 'localhost' })).rejects.toMatchObject(refusal('BAD_REQUEST', /full domain/));
+    await expect(inst.client.issuer.register.mutate({ name: 'É'.repeat(40), domain: 'eastfield.test' })).rejects.toMatchObject(refusal('BAD_REQUEST', /64 bytes/));
+    const prepared = await inst.client.issuer.register.mutate({ name: 'Eastfield Institute', domain: 'https://Northfield.Test/' });
+    // Another wallet cannot submit it; the institution's own wallet must sign it.
+    const intruder = await w.browser();
+    await expect(intruder.client.issuer.submit.mutate({ signedTransaction: signed(prepared, inst) })).rejects.toMatchObject(refusal('BAD_REQUEST', /not a transaction the server prepared/));
+    await expect(inst.client.issuer.submit.mutate({ signedTransaction: signedByImpostor(prepared, inst.keypair, intruder.keypair) })).rejects.toMatchObject(refusal('BAD_REQUEST', /not signed by the wallet/));
+    const r = await inst.client.issuer.submit.mutate({ signedTransaction: signed(prepared, inst) });
+    expect(r.kind).toBe('register_issuer');
+    const me = await inst.client.issuer.me.query();
+    expect(me).toMatchObject({ name: 'Eastfield Institute', domain: 'northfield.test', status: 'pending', proof: { status: 'unproven' } });
+    expect(me!.proof.publish.dns).toEqual({ name: '_attesta.northfield.test', type: 'TXT', value: `attesta-issuer=${inst.wallet.address}` });
+    await expect(inst.client.issuer.register.mutate({ name: 'Again', domain: 'eastfield.test' })).rejects.toMatchObject(refusal('CONFLICT', /already registered/));
+
+    // Not proven: the operator cannot approve; a pending issuer cannot issue.
+    await expect(w.operator.client.operator.setStatus.mutate({ authority: inst.wallet.address, status: 'approved' })).rejects.toMatchObject(refusal('PRECONDITION_FAILED', /not proven/));
+    const pdf = await makePdf(['Eastfield Institute', 'Diploma']);
+    await expect(inst.client.issuer.issue.mutate(issueForm({ title: 'Diploma', program_name: 'Law', issue_date: '2025-06-01', holder_wallet: newWallet().address }, pdf))).rejects.toMatchObject(
+      refusal('FORBIDDEN', /not approved yet/),
+    );
+
+    // The check fails and says what each method found; the well-known file then proves it.
+    const failed = await inst.client.issuer.checkDomain.mutate();
+    expect(failed.proof.status).toBe('unproven');
+    expect(failed.proof.findings.map((f) => f.method)).toEqual(['dns', 'https']);
+    expect(failed.proof.findings[0].detail).toContain(`attesta-issuer=${inst.wallet.address}`);
+    w.site.routes.set('/.well-known/attesta-issuer.json', { status: 200, body: JSON.stringify({ authority: inst.wallet.address }) });
+    const proven = await inst.client.issuer.checkDomain.mutate();
+    expect(proven.proof).toMatchObject({ status: 'proven', method: 'https' });
+
+    const pending = await w.operator.client.operator.issuers.query({ status: 'pending' });
+    expect(pending.map((i) => i.authority)).toEqual([inst.wallet.address]);
+    const approved = await w.operator.client.operator.setStatus.mutate({ authority: inst.wallet.address, status: 'approved' });
+    expect(approved.status).toBe('approved');
+    await expect(w.operator.client.operator.setStatus.mutate({ authority: inst.wallet.address, status: 'approved' })).rejects.toMatchObject(refusal('CONFLICT', /already approved/));
+    // A proof that fails a later check lapses.
+    w.site.routes.delete('/.well-known/attesta-issuer.json');
+    expect((await inst.client.issuer.checkDomain.mutate()).proof.status).toBe('lapsed');
+    await expect(inst.client.issuer.issue.mutate(issueForm({ title: 'Diploma', program_name: 'Law', issue_date: '2025-06-01', holder_wallet: newWallet().address }, pdf))).rejects.toMatchObject(
+      refusal('PRECONDITION_FAILED', /lapsed.*_attesta\.northfield\.test/),
+    );
+    // Suspended: cannot issue either.
+    await w.operator.client.operator.setStatus.mutate({ authority: inst.wallet.address, status: 'suspended' });
+    await expect(inst.client.issuer.issue.mutate(issueForm({ title: 'Diploma', program_name: 'Law', issue_date: '2025-06-01', holder_wallet: newWallet().address }, pdf))).rejects.toMatchObject(
+      refusal('FORBIDDEN', /suspended/),
+    );
+  });
+});
+
+describe('issue', () => {
+  it('issues to a holder’s wallet: verified and issuer-confirmed at once; an earlier claim of the file is superseded', { timeout: 90_000 }, async () => {
+    const holder = await w.browser();
+    const squatter = await w.browser();
+    const claims = { title: 'Bachelor of Science', institution_name: 'Northfield University', program_name: 'Physics', issue_date: '2025-06-01' };
+    const pdf = await makePdf([claims.institution_name, claims.title, claims.program_name]);
+    const squatted = await squatter.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'diploma.pdf', type: 'application/pdf' }));
+
+    const form = (holder_wallet: string, extra: Record<string, string> = {}) => issueForm({ title: claims.title, program_name: claims.program_name, issue_date: claims.issue_date, holder_wallet, ...extra }, pdf);
+    await expect(north.client.issuer.issue.mutate(form('not-a-wallet'))).rejects.toMatchObject(refusal('BAD_REQUEST', /not a valid Solana address/));
+    await expect(north.client.issuer.issue.mutate(form(holder.wallet.address, { expires_on: '2020-01-01' }))).rejects.toMatchObject(refusal('BAD_REQUEST', /future/));
+
+    const prepared = await north.client.issuer.issue.mutate(form(holder.wallet.address, { expires_on: '2099-12-31' }));
+    // Another institution cannot send what Northfield prepared.
+    await expect(south.client.issuer.submit.mutate({ signedTransaction: signed(prepared, north) })).rejects.toMatchObject(refusal('BAD_REQUEST', /not a transaction the server prepared/));
+    const t0 = Date.now();
+    const done = await north.client.issuer.submit.mutate({ signedTransaction: signed(prepared, north) });
+    const ms = Date.now() - t0;
+    const id = (done.result as { certificate_id: string }).certificate_id;
+
+    const list = await holder.client.certificate.list.query();
+    expect(list.map((c) => c.id)).toEqual([id]);
+    expect(list[0]).toMatchObject({ ...claims, verification_status: 'verified', tier: 'issuer_confirmed', holder_wallet: holder.wallet.address });
+    expect(list[0].verification_details?.reason).toMatch(/^Issued by Northfield University \(northfield\.test, domain proven\): its own key signed the record/);
+    expect(await row(id)).toMatchObject({ issuer_authority: north.wallet.address, claims_confirmed: 1 });
+    const record = await w.server.services.chain.readCertificate(fromHex(list[0].sha256));
+    expect(record?.issuer?.toBase58()).toBe(north.wallet.address);
+    expect(Number(record?.expiresAt)).toBe(Date.parse('2099-12-31T23:59:59Z') / 1000);
+
+    // The squatter's earlier claim ends visibly, naming who issued it to whom.
+    const old = await squatter.client.certificate.byId.query({ id: squatted.id });
+    expect(old.verification_status).toBe('superseded');
+    expect(old.verification_details?.reason).toContain('Northfield University issued this file to another wallet');
+
+    const mine = await north.client.issuer.certificates.query({ search: 'physics' });
+    expect(mine.certificates.map((c) => c.id)).toEqual([id]);
+    expect(mine.counts).toMatchObject({ total: 1, verified: 1 });
+    expect((await south.client.issuer.certificates.query()).certificates).toEqual([]);
+    // The same file again: the institution's word is not overwritten.
+    await expect(south.client.issuer.issue.mutate(form(newWallet().address))).rejects.toMatchObject(refusal('CONFLICT', /already issued or confirmed by Northfield University/));
+    console.log(`issue submit → visible: ${ms} ms`);
+  });
+});
+
+describe('confirmation requests', () => {
+  async function holderCertificate(title: string, opts: { matching?: boolean } = {}) {
+    const holder = await w.browser();
+    const claims = { title, institution_name: 'Northfield University', program_name: 'History', issue_date: '2024-05-01' };
+    const pdf = await makePdf(opts.matching === false ? ['Lorem ipsum dolor', 'sit amet'] : [claims.institution_name, claims.title, claims.program_name]);
+    const cert = await holder.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'c.pdf', type: 'application/pdf' }));
+    await waitFor(async () => (await holder.client.certificate.byId.query({ id: cert.id })).verification_status !== 'pending', 60_000);
+    return { holder, cert };
+  }
+
+  it('the holder asks; only the asked institution sees, opens and confirms it; the holder sees it at once', { timeout: 90_000 }, async () => {
+    const { holder, cert } = await holderCertificate('Master of Arts');
+    const options = await holder.client.certificate.issuersFor.query({ id: cert.id });
+    expect(options.issuers[0]).toMatchObject({ authority: north.wallet.address, matches_claim: true, domain_proven: true });
+    // Another holder cannot ask about it, nor list its institutions.
+    const other = await w.browser();
+    await expect(other.client.certificate.issuersFor.query({ id: cert.id })).rejects.toMatchObject(refusal('NOT_FOUND'));
+    await expect(other.client.certificate.requestConfirmation.mutate({ id: cert.id, issuer: north.wallet.address, consent: true })).rejects.toMatchObject(refusal('NOT_FOUND'));
+    await expect(holder.client.certificate.requestConfirmation.mutate({ id: cert.id, issuer: newWallet().address, consent: true })).rejects.toMatchObject(refusal('BAD_REQUEST', /not an approved institution/));
+
+    const asked = await holder.client.certificate.requestConfirmation.mutate({ id: cert.id, issuer: north.wallet.address, consent: true });
+    // Asked twice at once (a double click): the same prepared transaction, stored once.
+    expect((await holder.client.certificate.requestConfirmation.mutate({ id: cert.id, issuer: north.wallet.address, consent: true })).action_id).toBe(asked.action_id);
+    await holder.client.certificate.submitConfirmationRequest.mutate({ signedTransaction: signed(asked, holder) });
+    expect(await row(cert.id)).toMatchObject({ requested_issuer: north.wallet.address });
+
+    const queue = await north.client.issuer.requests.query();
+    const req = queue.find((r) => r.certificate_id === cert.id)!;
+    expect(req).toMatchObject({ status: 'open', claims: { title: 'Master of Arts' }, holder_wallet: holder.wallet.address });
+    expect((await south.client.issuer.requests.query()).some((r) => r.certificate_id === cert.id)).toBe(false);
+
+    // Southfield cannot confirm or decline Northfield's request; a holder cannot confirm.
+    await expect(south.client.issuer.confirm.mutate({ requestId: req.id })).rejects.toMatchObject(refusal('NOT_FOUND'));
+    await expect(south.client.issuer.decline.mutate({ requestId: req.id, reason: 'no' })).rejects.toMatchObject(refusal('NOT_FOUND'));
+    await expect(holder.client.issuer.confirm.mutate({ requestId: req.id })).rejects.toMatchObject(refusal('FORBIDDEN'));
+
+    const updates: string[] = [];
+    const ac = new AbortController();
+    const sub = holder.client.certificate.onStatus.subscribe({ id: cert.id }, { onData: (e) => updates.push(`${(e as { data: { verification_status: string } }).data.verification_status}`), signal: ac.signal });
+    const prepared = await north.client.issuer.confirm.mutate({ requestId: req.id });
+    const t0 = Date.now();
+    await north.client.issuer.submit.mutate({ signedTransaction: signed(prepared, north) });
+    const ms = Date.now() - t0;
+    const confirmed = await holder.client.certificate.byId.query({ id: cert.id });
+    expect(confirmed).toMatchObject({ verification_status: 'verified', tier: 'issuer_confirmed', institution_name: 'Northfield University' });
+    expect(confirmed.verification_details?.reason).toMatch(/^Confirmed by Northfield University \(northfield\.test, domain proven\)/);
+    expect(await row(cert.id)).toMatchObject({ issuer_authority: north.wallet.address, requested_issuer: null, claims_confirmed: 1 });
+    expect((await north.client.issuer.requests.query({ status: 'confirmed' })).map((r) => r.id)).toContain(req.id);
+    await expect(north.client.issuer.confirm.mutate({ requestId: req.id })).rejects.toMatchObject(refusal('CONFLICT', /already confirmed/));
+    await waitFor(async () => updates.length >= 2);
+    ac.abort();
+    sub.unsubscribe();
+    console.log(`confirm submit → visible: ${ms} ms`);
+  });
+
+  it('declines with a reason the holder reads; nothing on chain; the file is served to the asked institution only while asked', { timeout: 90_000 }, async () => {
+    const { holder, cert } = await holderCertificate('Doctor of Philosophy', { matching: false });
+    expect((await row(cert.id)).verification_status).toBe('rejected'); // not public: only its holder reads the file
+    const asked = await holder.client.certificate.requestConfirmation.mutate({ id: cert.id, issuer: north.wallet.address, consent: true });
+    await holder.client.certificate.submitConfirmationRequest.mutate({ signedTransaction: signed(asked, holder) });
+    const req = (await north.client.issuer.requests.query()).find((r) => r.certificate_id === cert.id)!;
+    expect((await north.fetch(req.file_url!)).status).toBe(200);
+    expect((await south.fetch(req.file_url!)).status).toBe(404);
+    await expect(north.client.issuer.decline.mutate({ requestId: req.id, reason: '' })).rejects.toMatchObject(refusal('BAD_REQUEST', /Say why/));
+    const txs = await db().selectFrom('chain_transaction').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    await north.client.issuer.decline.mutate({ requestId: req.id, reason: 'We have no record of this doctorate.' });
+    expect((await db().selectFrom('chain_transaction').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n).toBe(txs.n);
+    const seen = await holder.client.certificate.issuersFor.query({ id: cert.id });
+    expect(seen.requests[0]).toMatchObject({ status: 'declined', decline_reason: 'We have no record of this doctorate.', issuer_authority: north.wallet.address });
+    expect((await north.fetch(req.file_url!)).status).toBe(404);
+    await expect(north.client.issuer.decline.mutate({ requestId: req.id, reason: 'again' })).rejects.toMatchObject(refusal('CONFLICT', /already declined/));
+  });
+});
+
+describe('revocation', () => {
+  async function issued(title: string) {
+    const holder = await w.browser();
+    const pdf = await makePdf(['Northfield University', title, 'Chemistry']);
+    const prepared = await north.client.issuer.issue.mutate(issueForm({ title, program_name: 'Chemistry', issue_date: '2025-01-01', holder_wallet: holder.wallet.address }, pdf));
+    const r = await north.client.issuer.submit.mutate({ signedTransaction: signed(prepared, north) });
+    return { holder, id: (r.result as { certificate_id: string }).certificate_id };
+  }
+
+  it('the issuer revokes what it issued (reason + off-chain note); another institution cannot; the operator revokes for fraud', { timeout: 90_000 }, async () => {
+    const a = await issued('Certificate in Safety');
+    await expect(south.client.issuer.revoke.mutate({ id: a.id, reason: 'revoked_by_issuer' })).rejects.toMatchObject(refusal('NOT_FOUND'));
+    await expect(north.client.issuer.revoke.mutate({ id: a.id, reason: 'revoked_fraud' as never })).rejects.toMatchObject(refusal('BAD_REQUEST', /revoked_by_issuer/));
+    const prepared = await north.client.issuer.revoke.mutate({ id: a.id, reason: 'revoked_holder_request', note: 'The holder asked on 2026-11-20.' });
+    await north.client.issuer.submit.mutate({ signedTransaction: signed(prepared, north) });
+    const r = await a.holder.client.certificate.byId.query({ id: a.id });
+    expect(r.verification_status).toBe('revoked');
+    expect(r.verification_details?.reason).toMatch(/^Revoked on .* by Northfield University/);
+    expect(await row(a.id)).toMatchObject({ revocation_note: 'The holder asked on 2026-11-20.' });
+    expect((await north.client.issuer.certificates.query({ status: 'revoked' })).certificates.map((c) => c.id)).toContain(a.id);
+    await expect(north.client.issuer.revoke.mutate({ id: a.id, reason: 'revoked_by_issuer' })).rejects.toMatchObject(refusal('CONFLICT', /already revoked/));
+
+    const b = await issued('Certificate in Welding');
+    await expect(w.operator.client.operator.revoke.mutate({ id: b.id, note: ' ' })).rejects.toMatchObject(refusal('BAD_REQUEST', /note is required/));
+    await expect(north.client.operator.revoke.mutate({ id: b.id, note: 'x' })).rejects.toMatchObject(refusal('FORBIDDEN'));
+    await w.operator.client.operator.revoke.mutate({ id: b.id, note: 'Forged signature reported by the registrar.' });
+    expect(await row(b.id)).toMatchObject({ verification_status: 'revoked', revocation_note: 'Forged signature reported by the registrar.' });
+    expect((await w.server.services.chain.readCertificate(fromHex((await row(b.id)).sha256)))?.reasonCode).toBe(11);
+  });
+});
+
+describe('audit log', () => {
+  it('records every issuer and operator action, newest first, paged', async () => {
+    const first = await w.operator.client.operator.audit.query({ limit: 5 });
+    expect(first.entries).toHaveLength(5);
+    expect(first.next).not.toBeNull();
+    const second = await w.operator.client.operator.audit.query({ limit: 100, before: first.next! });
+    const all = [...first.entries, ...second.entries];
+    const at = all.map((e) => e.at);
+    expect([...at].sort().reverse()).toEqual(at);
+    const actions = new Set(all.map((e) => e.action));
+    for (const a of ['issuer.register', 'issuer.check_domain', 'operator.approve', 'operator.suspend', 'issuer.issue', 'holder.request_confirmation', 'issuer.confirm', 'issuer.decline', 'issuer.revoke', 'operator.revoke']) {
+      expect(actions, a).toContain(a);
+    }
+    const approve = all.find((e) => e.action === 'operator.approve')!;
+    expect(approve).toMatchObject({ actor_wallet: w.operator.wallet.address, actor_role: 'operator', target: expect.any(String), signature: expect.any(String) });
+  });
+
+  it('is append-only: no code updates or deletes audit_log rows', () => {
+    const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+    const offenders = files(path.join(__dirname, '../src')).filter((f) => {
+      const text = fs.readFileSync(f, 'utf8');
+      return /(updateTable|deleteFrom)\(\s*['"]audit_log['"]/.test(text) || /\b(update|delete\s+from)\s+"?audit_log\b/i.test(text) || /truncate\s+"?audit_log/i.test(text);
+    });
+    expect(offenders).toEqual([]);
+  });
+});
