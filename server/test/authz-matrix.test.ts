@@ -122,6 +122,23 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['REST POST /api/v1/mint/{certificateId} (step 2, holder-signed) · cookie', { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
   ['REST POST /api/v1/mint/{certificateId} (step 2, holder-signed) · key', { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
 
+  // Institutions over REST (API keys only, like every /api/v1 endpoint).
+  ['REST GET /api/v1/issuer/certificates · key',          { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['REST GET /api/v1/issuer/certificates · cookie',       { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
+  ['REST POST /api/v1/issuer/certificates (to the holder) · key', { anonymous: 401, holder: 403, otherHolder: 403, issuer: 202, operator: 403 }],
+  ['REST POST /api/v1/issuer/certificates (to the holder) · cookie', { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
+  ['REST GET /api/v1/issuer/requests · key',              { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['REST GET /api/v1/issuer/requests · cookie',           { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
+  ['REST POST /api/v1/issuer/requests/{id}/confirm (holder\'s request to the issuer) · key', { anonymous: 401, holder: 403, otherHolder: 403, issuer: 202, operator: 403 }],
+  ['REST POST /api/v1/issuer/requests/{id}/confirm (holder\'s request to the issuer) · cookie', { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
+  ['REST POST /api/v1/issuer/requests/{id}/decline (holder\'s request to the issuer) · key', { anonymous: 401, holder: 403, otherHolder: 403, issuer: 200, operator: 403 }],
+  ['REST POST /api/v1/issuer/requests/{id}/decline (holder\'s request to the issuer) · cookie', { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
+  ['REST POST /api/v1/issuer/certificates/{id}/revoke (issued by the issuer) · key', { anonymous: 401, holder: 403, otherHolder: 403, issuer: 202, operator: 403 }],
+  ['REST POST /api/v1/issuer/certificates/{id}/revoke (issued by the issuer) · cookie', { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
+  ['REST POST /api/v1/issuer/certificates/{id}/revoke (verified, not the issuer\'s) · key', { anonymous: 401, holder: 403, otherHolder: 403, issuer: 404, operator: 403 }],
+  ['REST POST /api/v1/issuer/transactions (issuer-signed issue) · key', { anonymous: 401, holder: 400, otherHolder: 400, issuer: 200, operator: 400 }],
+  ['REST POST /api/v1/issuer/transactions (issuer-signed issue) · cookie', { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
+
   // Plain HTTP routes, with the role's session cookie.
   ['GET /files/certificates/:id (pending)',                { anonymous: 404, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['GET /files/certificates/:id?download=1 (pending)',     { anonymous: 404, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
@@ -201,10 +218,10 @@ const ownOf = (w: World, a: Actor) => w.own[a.role] ?? w.pending;
 const action = (w: World, id: string) => db(w).selectFrom('wallet_action').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** An issue form for a fresh file naming the issuer, to the holder's wallet. */
-async function issueForm(w: World, title: string) {
+async function issueForm(w: World, title: string, fileField = 'certificate_file') {
   const fd = new FormData();
   for (const [k, v] of Object.entries({ title, program_name: 'Marine Robotics', issue_date: '2025-03-03', holder_wallet: A(w).holder.wallet.address })) fd.set(k, v);
-  fd.set('certificate_file', new File([(await makePdf([w.issuerName, title, 'Marine Robotics'])) as BlobPart], 'issued.pdf', { type: 'application/pdf' }));
+  fd.set(fileField, new File([(await makePdf([w.issuerName, title, 'Marine Robotics'])) as BlobPart], 'issued.pdf', { type: 'application/pdf' }));
   return fd;
 }
 
@@ -674,6 +691,69 @@ Object.assign(SPECS, {
   'GET /files/certificates/:id?download=1 (pending)': { call: (w, a) => get(a, `/files/certificates/${w.pending.id}?download=1`), check: fileCheck((w) => w.pending, 'attachment') },
   "GET /files/certificates/:id (caller's own pending)": { call: (w, a) => get(a, `/files/certificates/${ownOf(w, a).id}`), check: fileCheck(ownOf, 'inline') },
   'GET /files/certificates/:id (rejected)': { call: (w, a) => get(a, `/files/certificates/${w.rejected.id}`), check: fileCheck((w) => w.rejected, 'inline') },
+  // Institutions over REST.
+  'REST GET /api/v1/issuer/certificates · key': {
+    public: true, // certificates this institution issued
+    call: (_w, a) => rest(a, 'key', 'GET', '/api/v1/issuer/certificates'),
+    check: (w, _a, r) => expect(r.json.certificates.map((c: { id: string }) => c.id)).toContain(w.issued.id),
+  },
+  'REST GET /api/v1/issuer/certificates · cookie': { call: (_w, a) => rest(a, 'cookie', 'GET', '/api/v1/issuer/certificates') },
+  'REST POST /api/v1/issuer/certificates (to the holder) · key': {
+    writes: true,
+    setup: (w) => issueForm(w, 'Matrix REST Issued Certificate', 'file'),
+    call: (_w, a, fd) => rest(a, 'key', 'POST', '/api/v1/issuer/certificates', fd),
+    check: async (w, a, r) => expect(await action(w, r.json.action_id)).toMatchObject({ kind: 'issue_certificate', signer: a.wallet.address }),
+  },
+  'REST POST /api/v1/issuer/certificates (to the holder) · cookie': {
+    setup: (w) => issueForm(w, 'Matrix REST Cookie Certificate', 'file'),
+    call: (_w, a, fd) => rest(a, 'cookie', 'POST', '/api/v1/issuer/certificates', fd),
+  },
+  'REST GET /api/v1/issuer/requests · key': {
+    public: true, // the holder consented to share these requests with the institution it asked
+    call: (_w, a) => rest(a, 'key', 'GET', '/api/v1/issuer/requests?status=all'),
+    check: (w, _a, r) => expect(r.json.requests.map((q: { id: string }) => q.id)).toContain(w.asked.requestId),
+  },
+  'REST GET /api/v1/issuer/requests · cookie': { call: (_w, a) => rest(a, 'cookie', 'GET', '/api/v1/issuer/requests') },
+  "REST POST /api/v1/issuer/requests/{id}/confirm (holder's request to the issuer) · key": {
+    writes: true,
+    call: (w, a) => rest(a, 'key', 'POST', `/api/v1/issuer/requests/${w.asked.requestId}/confirm`, {}),
+    check: async (w, a, r) => expect(await action(w, r.json.action_id)).toMatchObject({ kind: 'confirm_certificate', signer: a.wallet.address, certificate_id: w.asked.id }),
+  },
+  "REST POST /api/v1/issuer/requests/{id}/confirm (holder's request to the issuer) · cookie": {
+    call: (w, a) => rest(a, 'cookie', 'POST', `/api/v1/issuer/requests/${w.asked.requestId}/confirm`, {}),
+  },
+  "REST POST /api/v1/issuer/requests/{id}/decline (holder's request to the issuer) · key": {
+    writes: true,
+    call: (w, a) => rest(a, 'key', 'POST', `/api/v1/issuer/requests/${w.toDeclineRest.requestId}/decline`, { reason: 'Not ours.' }),
+    check: async (w) => expect((await db(w).selectFrom('confirmation_request').select('status').where('id', '=', w.toDeclineRest.requestId).executeTakeFirstOrThrow()).status).toBe('declined'),
+  },
+  "REST POST /api/v1/issuer/requests/{id}/decline (holder's request to the issuer) · cookie": {
+    call: (w, a) => rest(a, 'cookie', 'POST', `/api/v1/issuer/requests/${w.toDeclineRest.requestId}/decline`, { reason: 'Not ours.' }),
+  },
+  'REST POST /api/v1/issuer/certificates/{id}/revoke (issued by the issuer) · key': {
+    writes: true,
+    call: (w, a) => rest(a, 'key', 'POST', `/api/v1/issuer/certificates/${w.issued.id}/revoke`, { reason: 'revoked_by_issuer' }),
+    check: async (w, a, r) => expect(await action(w, r.json.action_id)).toMatchObject({ kind: 'revoke_certificate', signer: a.wallet.address, certificate_id: w.issued.id }),
+  },
+  'REST POST /api/v1/issuer/certificates/{id}/revoke (issued by the issuer) · cookie': {
+    call: (w, a) => rest(a, 'cookie', 'POST', `/api/v1/issuer/certificates/${w.issued.id}/revoke`, { reason: 'revoked_by_issuer' }),
+  },
+  "REST POST /api/v1/issuer/certificates/{id}/revoke (verified, not the issuer's) · key": {
+    call: (w, a) => rest(a, 'key', 'POST', `/api/v1/issuer/certificates/${w.verified.id}/revoke`, { reason: 'revoked_by_issuer' }),
+  },
+  'REST POST /api/v1/issuer/transactions (issuer-signed issue) · key': {
+    writes: true,
+    setup: async (w) => {
+      const issuer = A(w).issuer;
+      const prepared = await issuer.browser.client.issuer.issue.mutate(await issueForm(w, 'Matrix REST Submitted Certificate'));
+      return { signed_transaction: toB64(walletSign(prepared.transaction, issuer.keypair)) };
+    },
+    call: (_w, a, s) => rest(a, 'key', 'POST', '/api/v1/issuer/transactions', s),
+    check: async (w, _a, r) => expect(await certRow(w, r.json.result.certificate_id)).toMatchObject({ user_id: A(w).holder.userId, verification_status: 'verified' }),
+  },
+  'REST POST /api/v1/issuer/transactions (issuer-signed issue) · cookie': {
+    call: (_w, a) => rest(a, 'cookie', 'POST', '/api/v1/issuer/transactions', { signed_transaction: 'AQ==' }),
+  },
   // The holder consented to share this file with the institution it asked (while the request is open).
   'GET /files/certificates/:id (pending, asked institution)': { public: true, call: (w, a) => get(a, `/files/certificates/${w.asked.id}`), check: fileCheck((w) => w.asked, 'inline') },
   'GET /files/certificates/:id (verified)': { public: true, call: (w, a) => get(a, `/files/certificates/${w.minted.id}`), check: fileCheck((w) => w.minted, 'inline') },
@@ -737,7 +817,7 @@ function secretsFor(w: World, role: Role): string[] {
   const of = (...ts: ({ id: string; title: string; sha256: string } | null)[]) => ts.flatMap((t) => (t ? [t.id, t.title, t.sha256] : []));
   const owned: Record<Role, string[]> = {
     anonymous: [],
-    holder: [...of(w.pending, w.verified, w.verifiedRest, w.minted, w.rejected, w.claims, w.issued, w.requestable, w.asked, w.toDecline, w.fraud), w.holderEmail, ...w.holderKeyIds, A(w).holder.userId!],
+    holder: [...of(w.pending, w.verified, w.verifiedRest, w.minted, w.rejected, w.claims, w.issued, w.requestable, w.asked, w.toDecline, w.toDeclineRest, w.fraud), w.holderEmail, ...w.holderKeyIds, A(w).holder.userId!],
     otherHolder: of(w.otherPending),
     issuer: of(w.own.issuer),
     operator: of(w.own.operator),

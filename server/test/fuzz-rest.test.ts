@@ -10,7 +10,7 @@ import { ENDPOINTS } from '../src/rest/endpoints';
 import { createLocalPermanentStore } from '../src/services/permanent';
 import { containsNul, FC_SEED, fcParams, garbageBody, nastyString, nastyValue, sometimes } from './fuzz-support/arbitraries';
 import { buildForm, enc, expectNoWrite, expectPrototypeClean, fetchT, randomIp, settle, snap, startFuzzServer, type Actor, type Fixture } from './fuzz-support/harness';
-import { restSpecs, type RestSpec } from './fuzz-support/rest-specs';
+import { makeInstitution, restSpecs, type RestSpec } from './fuzz-support/rest-specs';
 
 const RUNS_PER_ENDPOINT = Number(process.env.FC_RUNS ?? 24);
 const ENDPOINT_KEYS = ENDPOINTS.map((e) => `${e.method} ${e.path}`);
@@ -43,7 +43,10 @@ beforeAll(async () => {
   // A permanent copy to serve (minting needs a wallet-signed transaction; the store is what /permanent reads).
   const store = createLocalPermanentStore({ dir: path.join(f.server.services.config.dataDir, 'permanent'), publicBaseUrl: f.url });
   const { id: permanentId } = await store.put(new TextEncoder().encode('{"name":"fuzz"}'), 'application/json');
-  specs = restSpecs(f, permanentId);
+  // A is also an approved institution with a proven domain, and B asked it to confirm B's certificate:
+  // the institution endpoints' happy paths are reachable with A's key.
+  const institution = await makeInstitution(f);
+  specs = restSpecs(f, permanentId, institution);
   connectToken = await connect(f.a);
   const k = await f.a.client.apiKeys.create.mutate({ name: 'revoked' });
   await f.a.client.apiKeys.revoke.mutate({ id: k.api_key.id });

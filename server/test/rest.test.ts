@@ -79,7 +79,7 @@ describe('OpenAPI document', () => {
     const doc = api.doc;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Authentication', 'Certificates', 'Verification', 'NFT Minting']);
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Authentication', 'Certificates', 'Verification', 'NFT Minting', 'Institutions']);
     const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
     expect(ops.sort()).toEqual(
       [
@@ -93,6 +93,13 @@ describe('OpenAPI document', () => {
         'GET /api/v1/verify/status/{certificateId}',
         'GET /api/v1/verify/hash/{sha256}',
         'POST /api/v1/mint/{certificateId}',
+        'GET /api/v1/issuer/certificates',
+        'POST /api/v1/issuer/certificates',
+        'GET /api/v1/issuer/requests',
+        'POST /api/v1/issuer/requests/{id}/confirm',
+        'POST /api/v1/issuer/requests/{id}/decline',
+        'POST /api/v1/issuer/certificates/{id}/revoke',
+        'POST /api/v1/issuer/transactions',
       ].sort(),
     );
     for (const ep of ENDPOINTS) {
@@ -115,7 +122,7 @@ describe('OpenAPI document', () => {
   it('renders on the /api page: the loader finds every endpoint in the right category with its fields', () => {
     const eps = endpointsFromOpenApi(api.doc);
     const byPath = Object.fromEntries(eps.map((e) => [`${e.method} ${e.path}`, e]));
-    expect(eps).toHaveLength(10);
+    expect(eps).toHaveLength(17);
     expect(byPath['POST /api/v1/auth/connect'].category).toBe('auth');
     expect(byPath['POST /api/v1/auth/connect'].body.map((f) => f.name)).toEqual(['wallet_address', 'signature', 'message']);
     expect(byPath['POST /api/v1/auth/connect'].response.map((f) => f.name)).toEqual(['token', 'expires_at', 'user']);
@@ -437,6 +444,98 @@ describe('certificates, verification and minting', () => {
     expect(none.status).toBe('not_found');
     const bad = await api.check(await req('/api/v1/verify/hash/xyz'), '/api/v1/verify/hash/{sha256}', 'GET', 400);
     expect(bad.error.message).toBe('A SHA-256 hash is 64 hexadecimal characters');
+  });
+});
+
+describe('institutions (issue 14)', () => {
+  it('an institution issues, confirms, declines and revokes with its API key; a holder’s key is refused', { timeout: 90_000 }, async () => {
+    // An approved institution with a proven domain (the portal's own flow is in institutions.test.ts).
+    const inst = await restUser(server.url);
+    const instKp = Keypair.fromSecretKey(inst.wallet.secretKey);
+    const chain = server.services.chain;
+    await chain.registerIssuer({ authority: instKp, name: 'Harbor Institute', uri: 'harbor.example' }, { kind: 'register_issuer' });
+    await chain.setIssuerStatus({ authority: instKp.publicKey, status: 1 }, { kind: 'set_issuer_status' });
+    const now = new Date().toISOString();
+    await server.services.db
+      .insertInto('issuer_profile')
+      .values({ authority: inst.wallet.address, domain: 'harbor.example', name: 'Harbor Institute', registered_at: now, proof_status: 'proven', proof_method: 'dns', proven_at: now, checked_at: now, findings: '[]' })
+      .execute();
+    const key = (await inst.keys.create.mutate({ name: 'registrar' })).key;
+    const sign = (b64: string) => {
+      const tx = Transaction.from(Buffer.from(b64, 'base64'));
+      tx.partialSign(instKp);
+      return tx.serialize({ requireAllSignatures: false, verifySignatures: false }).toString('base64');
+    };
+    const submit = async (prepared: { transaction: string }) =>
+      api.check(await postJson('/api/v1/issuer/transactions', { signed_transaction: sign(prepared.transaction) }, key), '/api/v1/issuer/transactions', 'POST', 200);
+
+    for (const [method, path] of [
+      ['GET', '/api/v1/issuer/certificates'],
+      ['POST', '/api/v1/issuer/certificates'],
+      ['GET', '/api/v1/issuer/requests'],
+      ['POST', '/api/v1/issuer/requests/q_x/confirm'],
+      ['POST', '/api/v1/issuer/requests/q_x/decline'],
+      ['POST', '/api/v1/issuer/certificates/c_x/revoke'],
+      ['POST', '/api/v1/issuer/transactions'],
+    ] as const) {
+      await api.check(await req(path, { method }), path.replace('q_x', '{id}').replace('c_x', '{id}'), method, 401);
+    }
+    // A holder's key: not an institution.
+    const holderList = await api.check(await req('/api/v1/issuer/certificates', { token: bobKey }), '/api/v1/issuer/certificates', 'GET', 403);
+    expect(holderList.error.message).toMatch(/not a registered institution/);
+
+    // Issue to Bob (step 1: 202 with the transaction; step 2: the signed transaction).
+    const pdf = await makePdf(['Harbor Institute', 'Diploma in Navigation', 'Navigation']);
+    const fd = form({ title: 'Diploma in Navigation', program_name: 'Navigation', issue_date: '2025-06-01', holder_wallet: 'not-a-wallet' }, { bytes: pdf, name: 'd.pdf', type: 'application/pdf' });
+    const bad = await api.check(await req('/api/v1/issuer/certificates', { method: 'POST', token: key, body: fd }), '/api/v1/issuer/certificates', 'POST', 400);
+    expect(bad.error.message).toMatch(/not a valid Solana address/);
+    fd.set('holder_wallet', bob.wallet.address);
+    const prepared = await api.check(await req('/api/v1/issuer/certificates', { method: 'POST', token: key, body: fd }), '/api/v1/issuer/certificates', 'POST', 202);
+    const issued = await submit(prepared);
+    expect(issued.kind).toBe('issue_certificate');
+    const issuedId = issued.result.certificate_id as string;
+    const bobView = await api.check(await req(`/api/v1/certificates/${issuedId}`, { token: bobKey }), '/api/v1/certificates/{id}', 'GET', 200);
+    expect(bobView).toMatchObject({ title: 'Diploma in Navigation', institution_name: 'Harbor Institute', verification_status: 'verified' });
+    const list = await api.check(await req('/api/v1/issuer/certificates?search=navigation', { token: key }), '/api/v1/issuer/certificates', 'GET', 200);
+    expect(list.certificates.map((c: { id: string }) => c.id)).toEqual([issuedId]);
+    expect(list.counts).toMatchObject({ total: 1, verified: 1 });
+
+    // Bob asks the institution to confirm two of his own certificates: it confirms one, declines the other.
+    const ask = async (title: string) => {
+      const p = await makePdf(['Harbor Institute', title, 'Marine Robotics']);
+      const c = await api.check(await req('/api/v1/certificates', { method: 'POST', token: bobKey, body: form({ ...claims, title }, { bytes: p, name: 'c.pdf', type: 'application/pdf' }) }), '/api/v1/certificates', 'POST', 201);
+      const bobClient = bob.client;
+      const asked = await bobClient.certificate.requestConfirmation.mutate({ id: c.id, issuer: inst.wallet.address, consent: true });
+      const tx = Transaction.from(Buffer.from(asked.transaction, 'base64'));
+      tx.partialSign(Keypair.fromSecretKey(bob.wallet.secretKey));
+      await bobClient.certificate.submitConfirmationRequest.mutate({ signedTransaction: tx.serialize({ requireAllSignatures: false, verifySignatures: false }).toString('base64') });
+      return c.id as string;
+    };
+    const toConfirm = await ask('Certificate in Sonar');
+    const toDecline = await ask('Certificate in Diving');
+    const queue = await api.check(await req('/api/v1/issuer/requests', { token: key }), '/api/v1/issuer/requests', 'GET', 200);
+    const reqOf = (id: string) => queue.requests.find((r: { certificate_id: string }) => r.certificate_id === id).id as string;
+    expect(queue.requests).toHaveLength(2);
+    const otherKey = await api.check(await postJson(`/api/v1/issuer/requests/${reqOf(toConfirm)}/confirm`, {}, aliceKey), '/api/v1/issuer/requests/{id}/confirm', 'POST', 403);
+    expect(otherKey.error.code).toBe('forbidden');
+    const confirm = await api.check(await postJson(`/api/v1/issuer/requests/${reqOf(toConfirm)}/confirm`, {}, key), '/api/v1/issuer/requests/{id}/confirm', 'POST', 202);
+    expect((await submit(confirm)).kind).toBe('confirm_certificate');
+    const confirmed = await api.check(await req(`/api/v1/certificates/${toConfirm}`, { token: bobKey }), '/api/v1/certificates/{id}', 'GET', 200);
+    expect(confirmed.verification_status).toBe('verified');
+    const declined = await api.check(await postJson(`/api/v1/issuer/requests/${reqOf(toDecline)}/decline`, { reason: 'Not in our records.' }, key), '/api/v1/issuer/requests/{id}/decline', 'POST', 200);
+    expect(declined).toEqual({ request_id: reqOf(toDecline), status: 'declined' });
+    await api.check(await postJson(`/api/v1/issuer/requests/${reqOf(toDecline)}/decline`, { reason: 'again' }, key), '/api/v1/issuer/requests/{id}/decline', 'POST', 409);
+
+    // Revoke what it issued; not what it did not.
+    await api.check(await postJson(`/api/v1/issuer/certificates/${toDecline}/revoke`, { reason: 'revoked_fraud' }, key), '/api/v1/issuer/certificates/{id}/revoke', 'POST', 400);
+    const notMine = await addCertificate(aliceKey);
+    await api.check(await postJson(`/api/v1/issuer/certificates/${notMine.id}/revoke`, { reason: 'revoked_by_issuer' }, key), '/api/v1/issuer/certificates/{id}/revoke', 'POST', 404);
+    const revoke = await api.check(await postJson(`/api/v1/issuer/certificates/${issuedId}/revoke`, { reason: 'revoked_by_issuer', note: 'Issued in error.' }, key), '/api/v1/issuer/certificates/{id}/revoke', 'POST', 202);
+    expect((await submit(revoke)).kind).toBe('revoke_certificate');
+    const revoked = await api.check(await req(`/api/v1/certificates/${issuedId}`, { token: bobKey }), '/api/v1/certificates/{id}', 'GET', 200);
+    expect(revoked.verification_status).toBe('revoked');
+    const replay = await api.check(await postJson('/api/v1/issuer/transactions', { signed_transaction: sign(revoke.transaction) }, key), '/api/v1/issuer/transactions', 'POST', 200);
+    expect(replay.result).toBeNull(); // already finished: answered, not sent again
   });
 });
 

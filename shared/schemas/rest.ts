@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CERTIFICATE_STATUSES, LOG_STATUSES, MESSAGES, TRUST_TIERS } from '../constants';
 import { certificateDetails } from './certificate';
 import { certificateId, requiredText, sha256Hex, solanaAddress, uploadedFile } from './common';
+import { declineInput, issueCertificateFields, ISSUED_STATUSES, REQUEST_STATUSES, requestId, revokeByIssuerInput } from './institutions';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
 export const restErrorCodes = [
@@ -186,3 +187,60 @@ export interface ApiKeyDto {
   created_at: string;
   last_used_at: string | null;
 }
+
+// ── Institutions (issue 14) ─────────────────────────────────────────────────────────────────────
+// With the API key of an institution's wallet. What the institution's wallet signs is two steps: the
+// endpoint answers 202 with the prepared transaction; the signed transaction goes to
+// POST /api/v1/issuer/transactions.
+export const restIssueCertificateFields = issueCertificateFields.omit({ certificate_file: true }).extend({
+  file: uploadedFile('A certificate file (PDF or image) is required').meta({ type: 'string', format: 'binary', description: 'PDF, JPG, PNG or WEBP, at most 10 MB; images are converted to PDF before hashing' }),
+});
+export const restIssuedQuery = z.object({
+  status: z.enum(['all', ...ISSUED_STATUSES]).optional().describe('Filter by status'),
+  search: z.string().trim().max(200).optional().describe('Matches title, program or holder wallet'),
+});
+export const restRequestsQuery = z.object({ status: z.enum(['all', ...REQUEST_STATUSES]).optional().describe('Filter by request status (default open)') });
+export const restRequestIdParams = z.object({ id: requestId });
+export const restDeclineRequest = declineInput.omit({ requestId: true });
+export const restRevokeRequest = revokeByIssuerInput.omit({ id: true });
+export const restSubmitRequest = z.object({
+  signed_transaction: z
+    .string({ error: 'signed_transaction must be a base64 string' })
+    .trim()
+    .min(1, { error: 'signed_transaction must not be empty' })
+    .max(2048, { error: 'signed_transaction is too long' })
+    .describe('A transaction prepared by an institution endpoint, signed by the institution wallet, base64'),
+});
+export const restPreparedResponse = z.object({
+  action_id: z.string(),
+  transaction: z.string().describe('base64 legacy transaction, already signed by the platform (fee payer); the institution wallet signs next'),
+  expires_at: z.string().describe('ISO time after which it is refused; prepare it again'),
+});
+export const restSubmittedResponse = z.object({
+  action_id: z.string(),
+  kind: z.enum(['register_issuer', 'issue_certificate', 'confirm_certificate', 'revoke_certificate']),
+  signature: z.string().describe('The transaction signature'),
+  result: z.object({}).catchall(z.unknown()).nullable().describe('What it did (certificate_id, request_id, …); null when it was already finished'),
+});
+export const restIssuedListResponse = z.object({
+  certificates: z.array(z.object({ id: z.string(), title: z.string(), program_name: z.string(), issue_date: z.string(), holder_wallet: z.string(), verification_status: z.string(), verification_url: z.string(), sha256: z.string() })),
+  counts: z.object({ total: z.number(), verified: z.number(), revoked: z.number(), superseded: z.number(), open_requests: z.number() }),
+});
+export const restRequestsResponse = z.object({
+  requests: z.array(
+    z.object({
+      id: z.string(),
+      certificate_id: z.string(),
+      status: z.enum(REQUEST_STATUSES),
+      claims: z.record(z.string(), z.string()).describe('What the holder claims: title, institution_name, program_name, issue_date'),
+      holder_name: z.string(),
+      holder_wallet: z.string(),
+      sha256: z.string(),
+      platform_status: z.string().describe("The platform's own check of the claims: verified, rejected or pending"),
+      decline_reason: z.string().nullable(),
+      file_url: z.string().nullable().describe('The file in the web app, while the request is open (signed in with the institution wallet)'),
+      created_at: z.string(),
+    }),
+  ),
+});
+export const restDeclineResponse = z.object({ request_id: z.string(), status: z.literal('declined') });

@@ -24,6 +24,18 @@ import {
   restVerdict,
   restVerifyResponse,
   restVerifyStatusResponse,
+  restDeclineRequest,
+  restDeclineResponse,
+  restIssueCertificateFields,
+  restIssuedListResponse,
+  restIssuedQuery,
+  restPreparedResponse,
+  restRequestIdParams,
+  restRequestsQuery,
+  restRequestsResponse,
+  restRevokeRequest,
+  restSubmitRequest,
+  restSubmittedResponse,
 } from '../../../shared/schemas/rest';
 import type { CertificateDto, VerificationLogDto } from '../../../shared/schemas/dto';
 import type { Context } from '../context';
@@ -37,7 +49,7 @@ import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signInChai
 import type { UserRow } from '../db/schema';
 import { RestError, badRequest, toRestError } from './errors';
 
-export type Tag = 'Authentication' | 'Certificates' | 'Verification' | 'NFT Minting';
+export type Tag = 'Authentication' | 'Certificates' | 'Verification' | 'NFT Minting' | 'Institutions';
 
 export interface RestAuth {
   user: UserRow;
@@ -111,6 +123,19 @@ function certificateOut(c: CertificateDto): z.infer<typeof restCertificateRespon
     ...(c.arweave_url ? { arweave_url: c.arweave_url } : {}),
   };
 }
+
+/** A multipart body as FormData (415 when it is not one, 400 when unreadable). */
+async function formOf(req: FastifyRequest, what: string): Promise<FormData> {
+  if (!Buffer.isBuffer(req.body)) throw new RestError(415, 'unsupported_media_type', `Send ${what} as multipart/form-data.`);
+  try {
+    return await new Request('http://rest.local/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: req.body as unknown as BodyInit }).formData();
+  } catch {
+    throw new RestError(400, 'bad_request', 'The multipart form could not be read.');
+  }
+}
+
+const INSTITUTION_HELP = 'With the API key of the institution’s wallet (a wallet that is no registered institution is a 403).';
+const TWO_STEPS = 'Two steps, because the institution wallet signs it (the platform pays the fees): this answers 202 with the transaction; add the wallet’s signature (change nothing else) and send it to POST /api/v1/issuer/transactions before expires_at.';
 
 const AUTH_HELP = 'Send `Authorization: Bearer <API key or connect token>` (API keys are created on the profile page).';
 
@@ -323,6 +348,134 @@ export const ENDPOINTS: Endpoint[] = [
         ...(r.transaction_signature ? { transaction_signature: r.transaction_signature } : {}),
         ...(r.arweave_url ? { arweave_url: r.arweave_url } : {}),
       });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/issuer/certificates',
+    operationId: 'listIssuedCertificates',
+    tag: 'Institutions',
+    summary: 'List what the institution issued or confirmed',
+    description: `The certificates the institution issued or confirmed, newest first (at most 200), with counts by status and of open confirmation requests. ${INSTITUTION_HELP}`,
+    auth: true,
+    query: restIssuedQuery,
+    responses: { 200: { description: 'The institution’s certificates', schema: restIssuedListResponse } },
+    errors: [400, 401, 403, 429],
+    async handler({ req, caller }) {
+      const q = parse(restIssuedQuery, req.query);
+      const r = await call(() => caller.issuer.certificates({ status: q.status, search: q.search }));
+      return ok({
+        certificates: r.certificates.map((c) => ({ id: c.id, title: c.title, program_name: c.program_name, issue_date: c.issue_date, holder_wallet: c.holder_wallet, verification_status: c.verification_status, verification_url: c.verification_url, sha256: c.sha256 })),
+        counts: r.counts,
+      });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/issuer/certificates',
+    operationId: 'issueCertificate',
+    tag: 'Institutions',
+    summary: 'Issue a certificate to a holder',
+    description: `multipart/form-data: title, program_name, issue_date, holder_wallet, optional expires_on (YYYY-MM-DD) and the file (the same checks as an upload). Needs an approved institution with a proven domain. The holder sees it verified and confirmed by the institution once the transaction lands; an earlier unconfirmed claim of the same file by another wallet is superseded. ${TWO_STEPS} ${INSTITUTION_HELP}`,
+    auth: true,
+    body: { contentType: 'multipart/form-data', schema: restIssueCertificateFields, required: true },
+    responses: { 202: { description: 'The transaction for the institution wallet to sign', schema: restPreparedResponse } },
+    errors: [400, 401, 403, 409, 412, 413, 415, 429],
+    async handler({ req, caller }) {
+      const form = await formOf(req, 'the certificate');
+      const { file, ...details } = parse(restIssueCertificateFields, formDataToObject(form));
+      if (hasNul({ ...details, file })) throw toRestError(new DomainError('BAD_REQUEST', NUL_MESSAGE), 'file');
+      // As tRPC issuer.issue: an institution and its budget, then the same service.
+      const fd = new FormData();
+      for (const [k, v] of Object.entries(details)) if (v !== undefined) fd.set(k, v);
+      fd.set('certificate_file', file);
+      const p = await call(() => caller.issuer.issue(fd), 'file');
+      return ok(p, 202);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/issuer/requests',
+    operationId: 'listConfirmationRequests',
+    tag: 'Institutions',
+    summary: 'The confirmation requests addressed to the institution',
+    description: `Holders’ requests to confirm their certificates (open ones by default), with the claims, the platform’s own check and a link to the file while open. ${INSTITUTION_HELP}`,
+    auth: true,
+    query: restRequestsQuery,
+    responses: { 200: { description: 'The queue', schema: restRequestsResponse } },
+    errors: [400, 401, 403, 429],
+    async handler({ req, caller }) {
+      const q = parse(restRequestsQuery, req.query);
+      const rows = await call(() => caller.issuer.requests({ status: q.status }));
+      return ok({ requests: rows.map(({ decided_at: _d, decision_signature: _s, verification_url: _v, ...r }) => r) });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/issuer/requests/{id}/confirm',
+    operationId: 'confirmRequest',
+    tag: 'Institutions',
+    summary: 'Confirm a holder’s certificate',
+    description: `Confirms on chain (confirm_certificate) the certificate of an open request addressed to the institution: it becomes verified and confirmed by the institution. Another institution’s request is a 404. ${TWO_STEPS} ${INSTITUTION_HELP}`,
+    auth: true,
+    params: restRequestIdParams,
+    responses: { 202: { description: 'The transaction for the institution wallet to sign', schema: restPreparedResponse } },
+    errors: [400, 401, 403, 404, 409, 412, 429],
+    async handler({ req, caller }) {
+      const { id } = parse(restRequestIdParams, req.params);
+      return ok(await call(() => caller.issuer.confirm({ requestId: id })), 202);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/issuer/requests/{id}/decline',
+    operationId: 'declineRequest',
+    tag: 'Institutions',
+    summary: 'Decline a confirmation request',
+    description: `Declines an open request with a reason the holder reads (at most 500 characters); nothing is written on chain. ${INSTITUTION_HELP}`,
+    auth: true,
+    params: restRequestIdParams,
+    body: { contentType: 'application/json', schema: restDeclineRequest, required: true },
+    responses: { 200: { description: 'Declined', schema: restDeclineResponse } },
+    errors: [400, 401, 403, 404, 409, 429],
+    async handler({ req, caller }) {
+      const { id } = parse(restRequestIdParams, req.params);
+      const body = parse(restDeclineRequest, req.body);
+      return ok(await call(() => caller.issuer.decline({ requestId: id, reason: body.reason })));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/issuer/certificates/{id}/revoke',
+    operationId: 'revokeIssuedCertificate',
+    tag: 'Institutions',
+    summary: 'Revoke a certificate',
+    description: `Revokes (revoke_certificate) a certificate the institution issued, confirmed or was asked to confirm, with a reason (revoked_by_issuer, revoked_superseded, revoked_holder_request) and an optional note kept off chain. The record stays: every verification shows revoked, when, by whom and why. Anyone else’s certificate is a 404. ${TWO_STEPS} ${INSTITUTION_HELP}`,
+    auth: true,
+    params: restIdParams,
+    body: { contentType: 'application/json', schema: restRevokeRequest, required: true },
+    responses: { 202: { description: 'The transaction for the institution wallet to sign', schema: restPreparedResponse } },
+    errors: [400, 401, 403, 404, 409, 429],
+    async handler({ req, caller }) {
+      const { id } = parse(restIdParams, req.params);
+      const body = parse(restRevokeRequest, req.body);
+      return ok(await call(() => caller.issuer.revoke({ id, reason: body.reason, note: body.note })), 202);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/issuer/transactions',
+    operationId: 'submitInstitutionTransaction',
+    tag: 'Institutions',
+    summary: 'Send a signed institution transaction',
+    description: `Step 2 of issue, confirm and revoke: the transaction an institution endpoint prepared, signed by the institution wallet (nothing else changed), base64. It is checked (the very transaction prepared for this wallet, every signature valid), sent and recorded. An altered, foreign or expired transaction is a 400: prepare it again. ${INSTITUTION_HELP}`,
+    auth: true,
+    body: { contentType: 'application/json', schema: restSubmitRequest, required: true },
+    responses: { 200: { description: 'Sent and recorded', schema: restSubmittedResponse } },
+    errors: [400, 401, 403, 409, 429],
+    async handler({ req, caller }) {
+      const body = parse(restSubmitRequest, req.body);
+      return ok(await call(() => caller.issuer.submit({ signedTransaction: body.signed_transaction })));
     },
   },
 ];

@@ -28,6 +28,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Certificates', description: 'Add and read your certificates.' },
   { name: 'Verification', description: 'Verification status, logs and the public verdict by hash.' },
   { name: 'NFT Minting', description: 'Mint verified certificates as soulbound NFTs, signed by the holder wallet.' },
+  { name: 'Institutions', description: 'For institutions: issue, confirm, decline and revoke certificates, signed by the institution wallet; list what it issued and its confirmation requests.' },
 ];
 
 function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query') {

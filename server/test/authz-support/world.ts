@@ -71,6 +71,8 @@ export interface World {
   asked: Target & { requestId: string };
   /** The holder's verified certificate with another open request to the issuer (decline). */
   toDecline: Target & { requestId: string };
+  /** Another one, for the REST decline row. */
+  toDeclineRest: Target & { requestId: string };
   /** The holder's verified certificate the operator revokes for fraud. */
   fraud: Target;
   /** A registered institution, pending, with a proven domain (operator.setStatus approves it). */
@@ -270,10 +272,11 @@ export async function buildWorld(): Promise<World> {
   const claimsTarget = await addCertificate(holder, 'Matrix Mistyped Certificate', { mismatch: true });
   const requestable = await addCertificate(holder, 'Matrix Requestable Certificate', { institution: issuerName });
   const toDeclineBase = await addCertificate(holder, 'Matrix Declined Certificate', { institution: issuerName });
+  const toDeclineRestBase = await addCertificate(holder, 'Matrix REST Declined Certificate', { institution: issuerName });
   const fraud = await addCertificate(holder, 'Matrix Fraud Certificate');
   await drainQueue(server);
   const status = async (id: string) => (await server.services.db.selectFrom('certificate').select('verification_status').where('id', '=', id).executeTakeFirstOrThrow()).verification_status;
-  for (const [t, want] of [[requestable, 'verified'], [toDeclineBase, 'verified'], [fraud, 'verified'], [verified, 'verified'], [verifiedRest, 'verified'], [mintedBase, 'verified'], [rejected, 'rejected'], [claimsTarget, 'rejected']] as const) {
+  for (const [t, want] of [[requestable, 'verified'], [toDeclineBase, 'verified'], [toDeclineRestBase, 'verified'], [fraud, 'verified'], [verified, 'verified'], [verifiedRest, 'verified'], [mintedBase, 'verified'], [rejected, 'rejected'], [claimsTarget, 'rejected']] as const) {
     const s = await status(t.id);
     if (s !== want) throw new Error(`${t.title} ended ${s}, expected ${want}`);
   }
@@ -314,6 +317,7 @@ export async function buildWorld(): Promise<World> {
   };
   const asked = await ask(askedBase);
   const toDecline = await ask(toDeclineBase);
+  const toDeclineRest = await ask(toDeclineRestBase);
   // A second institution, registered and pending, whose domain is proven (as its check would store it).
   const pendingKp = Keypair.generate();
   await chain.registerIssuer({ authority: pendingKp, name: 'Matrix Pending College', uri: 'pending.matrix.example' }, { kind: 'register_issuer' });
@@ -347,6 +351,7 @@ export async function buildWorld(): Promise<World> {
     requestable,
     asked,
     toDecline,
+    toDeclineRest,
     fraud,
     pendingInstitution: pendingKp.publicKey.toBase58(),
     async close() {

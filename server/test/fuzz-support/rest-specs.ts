@@ -5,6 +5,10 @@ import { expect } from 'vitest';
 import { CERTIFICATE_STATUSES } from '../../../shared/constants';
 import { enc, fetchT, settle, type Fixture } from './harness';
 import { formFields, nastyString, nastyValue, oddText, shaped, type FormEntry } from './arbitraries';
+import { Keypair } from '@solana/web3.js';
+import { IssuerStatus } from '../../../shared/program/codec';
+import { makePdf } from '../helpers';
+import { toB64, walletSign } from '../mint-support/flow';
 
 export interface RestSpec {
   params?: Record<string, fc.Arbitrary<string>>;
@@ -28,7 +32,24 @@ const lastText = (entries: FormEntry[], name: string) => {
   return typeof v === 'string' ? v : undefined;
 };
 
-export function restSpecs(f: Fixture, permanentId: string): Record<string, RestSpec> {
+/** Makes A an approved institution (proven domain) and has B ask it to confirm B's certificate. */
+export async function makeInstitution(f: Fixture) {
+  const chain = f.server.services.chain;
+  const a = Keypair.fromSecretKey(f.a.wallet.secretKey);
+  await chain.registerIssuer({ authority: a, name: 'Fuzz Institute', uri: 'fuzz.example' }, { kind: 'register_issuer' });
+  await chain.setIssuerStatus({ authority: a.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
+  const now = new Date().toISOString();
+  await f.server.services.db
+    .insertInto('issuer_profile')
+    .values({ authority: f.a.wallet.address, domain: 'fuzz.example', name: 'Fuzz Institute', registered_at: now, proof_status: 'proven', proof_method: 'dns', proven_at: now, checked_at: now, findings: '[]' })
+    .execute();
+  const b = Keypair.fromSecretKey(f.b.wallet.secretKey);
+  const asked = await f.b.client.certificate.requestConfirmation.mutate({ id: f.bCert.id, issuer: f.a.wallet.address, consent: true });
+  const r = await f.b.client.certificate.submitConfirmationRequest.mutate({ signedTransaction: toB64(walletSign(asked.transaction, b)) });
+  return { requestId: (r.result as { request_id: string }).request_id, keypair: a };
+}
+
+export function restSpecs(f: Fixture, permanentId: string, inst: Awaited<ReturnType<typeof makeInstitution>>): Record<string, RestSpec> {
   const db = f.server.services.db;
   const certId = fc.oneof(fc.constantFrom(f.aCert.id, f.aRejected.id, f.bCert.id, 'cert-1'), nastyString);
   const fileForm = formFields({
@@ -107,6 +128,78 @@ export function restSpecs(f: Fixture, permanentId: string): Record<string, RestS
       accepted: async (c, _s, d) => expect(d.sha256).toBe(c.params.sha256.trim().toLowerCase()),
     },
     'POST /api/v1/mint/{certificateId}': { example: { params: { certificateId: f.aCert.id } }, params: { certificateId: certId }, body: fc.oneof(shaped({ signed_transaction: fc.oneof(fc.base64String({ maxLength: 2100 }), nastyString) }), nastyValue) },
+
+    // Institutions (issue 14): A is an approved institution; B asked it to confirm bCert.
+    'GET /api/v1/issuer/certificates': {
+      example: { query: { status: 'all', search: ' %_ ' } },
+      query: shaped({ status: fc.constantFrom('all', 'verified', 'revoked', 'superseded', 'pending'), search: oddText(200) }),
+      accepted: async (c, _s, d) => {
+        for (const x of d.certificates) if (typeof c.query?.status === 'string' && c.query.status !== 'all') expect(x.verification_status).toBe(c.query.status);
+      },
+    },
+    'POST /api/v1/issuer/certificates': {
+      example: { body: [['title', ` Ünï %_'; `], ['program_name', 'CS'], ['issue_date', '2024-02-29'], ['holder_wallet', f.b.wallet.address], ['expires_on', '2099-01-01'], ['file', { file: { kind: 'pdf' }, filename: 'i.pdf', type: 'application/pdf' }]] },
+      multipart: true,
+      body: formFields({
+        title: { file: false, valid: oddText(200) },
+        program_name: { file: false, valid: oddText(200) },
+        issue_date: { file: false, valid: validDate },
+        holder_wallet: { file: false, valid: fc.oneof(base58(32, 44), fc.constant(f.b.wallet.address)) },
+        expires_on: { file: false, valid: fc.constantFrom('', '2099-01-01', '2001-01-01', '2099-02-30') },
+        file: { file: true, valid: fc.constant('') },
+      }),
+      accepted: async (_c, status, d) => {
+        expect(status).toBe(202);
+        const row = await db.selectFrom('wallet_action').selectAll().where('id', '=', d.action_id).executeTakeFirstOrThrow();
+        expect([row.kind, row.signer, row.status]).toEqual(['issue_certificate', f.a.wallet.address, 'prepared']);
+      },
+    },
+    'GET /api/v1/issuer/requests': {
+      example: { query: { status: 'all' } },
+      query: shaped({ status: fc.constantFrom('all', 'open', 'declined', 'x') }),
+      accepted: async (_c, _s, d) => {
+        for (const r of d.requests) expect(r.holder_wallet).toBe(f.b.wallet.address);
+      },
+    },
+    'POST /api/v1/issuer/requests/{id}/confirm': {
+      example: { params: { id: inst.requestId } },
+      params: { id: fc.oneof(fc.constant(inst.requestId), nastyString) },
+      body: nastyValue,
+      accepted: async (_c, status) => expect(status).toBe(202),
+    },
+    'POST /api/v1/issuer/requests/{id}/decline': {
+      example: { params: { id: inst.requestId }, body: { reason: ` Ünï %_'; ` } },
+      params: { id: fc.oneof(fc.constant(inst.requestId), nastyString) },
+      body: shaped({ reason: oddText(600) }),
+      accepted: async (c) => {
+        const q = await db.selectFrom('confirmation_request').selectAll().where('id', '=', c.params.id.trim()).executeTakeFirstOrThrow();
+        expect(q.status).toBe('declined');
+      },
+    },
+    'POST /api/v1/issuer/certificates/{id}/revoke': {
+      example: { params: { id: f.bCert.id }, body: { reason: 'revoked_by_issuer', note: ` Ünï %_'; ` } },
+      params: { id: certId },
+      body: shaped({ reason: fc.constantFrom('revoked_by_issuer', 'revoked_fraud', 'x'), note: oddText(1100) }),
+      accepted: async (_c, status) => expect(status).toBe(202),
+    },
+    'POST /api/v1/issuer/transactions': {
+      // '$SIGNED': A prepares an issue of a fresh file to B and signs it, so sending itself is reached.
+      example: { body: { signed_transaction: '$SIGNED' } },
+      body: shaped({ signed_transaction: fc.oneof(fc.base64String({ maxLength: 2100 }), nastyString, fc.constant('$SIGNED')) }),
+      prepare: async (b: any) => {
+        if (b?.signed_transaction !== '$SIGNED') return b;
+        const fd = new FormData();
+        for (const [k, v] of Object.entries({ title: 'Fuzz Issued', program_name: 'CS', issue_date: '2024-05-01', holder_wallet: f.b.wallet.address })) fd.set(k, v);
+        fd.set('certificate_file', new File([(await makePdf(['Fuzz Institute', 'Fuzz Issued'])) as BlobPart], 'i.pdf', { type: 'application/pdf' }));
+        const p = await f.a.client.issuer.issue.mutate(fd);
+        return { signed_transaction: toB64(walletSign(p.transaction, inst.keypair)) };
+      },
+      accepted: async (_c, _s, d) => {
+        expect(d.kind).toBe('issue_certificate');
+        const row = await db.selectFrom('certificate').selectAll().where('id', '=', d.result.certificate_id).executeTakeFirstOrThrow();
+        expect([row.holder_wallet, row.verification_status, row.issuer_authority]).toEqual([f.b.wallet.address, 'verified', f.a.wallet.address]);
+      },
+    },
 
     // Plain HTTP routes (http/files.ts, http/permanent.ts): path params fuzzed the same way.
     'GET /files/certificates/{id}': {
