@@ -12,6 +12,7 @@ import { ChainSync } from './services/chain-sync';
 import { seedDemoData } from './services/demo/seed';
 import { closeDocumentReaders } from './services/documents';
 import { faultPoints, withFaultPoints } from './services/faults';
+import { startInstitutionWork } from './services/issuers/background';
 import { InstitutionLimiter } from './services/issuers/roles';
 import { reconcileMints } from './services/mint';
 import { PermanentStores } from './services/mint/permanent';
@@ -61,7 +62,7 @@ export interface BackgroundWork {
   stop(): Promise<void>;
 }
 
-/** Start-up repairs and the work that runs beside requests: demo data, chain follower, mint reconcile, orphan sweep, verification worker. */
+/** Start-up repairs and the work that runs beside requests: demo data, chain follower, mint reconcile, institutions' actions and domain re-checks, orphan sweep, verification worker. */
 export async function startBackgroundWork(services: Services): Promise<BackgroundWork> {
   const { config, chain } = services;
   if (config.demoData) await seedDemoData(services);
@@ -74,6 +75,8 @@ export async function startBackgroundWork(services: Services): Promise<Backgroun
   // A crash between a mint's submit and its DB write is finished here, from the chain record.
   const reconciledMints = await reconcileMints(services);
   if (reconciledMints.errors.length) console.warn('mint reconcile:', reconciledMints.errors);
+  // Institutions' wallet actions a crash left half-done; domain proofs re-checked periodically.
+  const institutions = await startInstitutionWork(services);
   // Blobs of uploads a killed process never committed (services/blobs.ts).
   const sweeper = await startOrphanBlobSweeper(services);
   const worker = new VerificationWorker(services);
@@ -84,6 +87,7 @@ export async function startBackgroundWork(services: Services): Promise<Backgroun
     async stop() {
       await worker.stop();
       await chainSync.stop();
+      await institutions.stop();
       await sweeper.stop();
     },
   };

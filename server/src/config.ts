@@ -132,6 +132,7 @@ const envSchema = z
     ATTESTA_DOMAIN_PROOF_CA_PATH: optionalText,
     ATTESTA_DOMAIN_PROOF_ALLOW_PRIVATE: bool(false),
     ATTESTA_DOMAIN_PROOF_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+    ATTESTA_DOMAIN_RECHECK_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
     // Uploads (services/storage): UploadThing when a token is set, else files in the data dir.
     UPLOADTHING_TOKEN: optionalText,
     UPLOADTHING_API_URL: optionalText,
@@ -264,6 +265,8 @@ export interface Config {
     actionsPerWallet: number;
     windowMs: number;
     domainProof: DomainProofConfig;
+    /** How old a domain proof may get before the background work checks it again. */
+    domainRecheckMs: number;
   };
   /** The crash point this (test) process dies at, or null: production never sets ATTESTA_FAULT. */
   faults: { point: FaultPoint | null };
@@ -347,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         allowPrivateAddresses: e.ATTESTA_DOMAIN_PROOF_ALLOW_PRIVATE,
         timeoutMs: e.ATTESTA_DOMAIN_PROOF_TIMEOUT_MS,
       },
+      domainRecheckMs: Math.round(e.ATTESTA_DOMAIN_RECHECK_HOURS * 3_600_000),
     },
     faults: { point: e.ATTESTA_FAULT ?? null },
   };

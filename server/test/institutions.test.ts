@@ -4,7 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Transaction } from '@solana/web3.js';
 import { fromHex } from '../../shared/program/codec';
+import { ALL_WALLET_FLOWS } from '../src/services/issuers/flows';
+import { recheckDomains } from '../src/services/issuers/profile';
+import { settleActions } from '../src/services/wallet-tx/actions';
 import { certForm, makePdf, newWallet, waitFor } from './helpers';
 import { approvedInstitution, buildInstitutionWorld, issueForm, signed, signedByImpostor, type Browser, type InstitutionWorld } from './institutions-support/world';
 
@@ -247,6 +251,49 @@ describe('revocation', () => {
     await w.operator.client.operator.revoke.mutate({ id: b.id, note: 'Forged signature reported by the registrar.' });
     expect(await row(b.id)).toMatchObject({ verification_status: 'revoked', revocation_note: 'Forged signature reported by the registrar.' });
     expect((await w.server.services.chain.readCertificate(fromHex((await row(b.id)).sha256)))?.reasonCode).toBe(11);
+  });
+});
+
+describe('repair and re-check (background work)', () => {
+  it('finishes an issue a crash left between the send and its rows; closes an expired one and deletes its file', { timeout: 60_000 }, async () => {
+    const svc = w.server.services;
+    const holder = await w.browser();
+    const form = async (title: string) => issueForm({ title, program_name: 'Geology', issue_date: '2025-02-02', holder_wallet: holder.wallet.address }, await makePdf(['Northfield University', title, 'Geology']));
+    // Crash after the send: the transaction landed, the rows were never written.
+    const p1 = await north.client.issuer.issue.mutate(await form('Certificate in Rocks'));
+    const signedTx = signed(p1, north);
+    await db().updateTable('wallet_action').set({ status: 'submitted', signed_transaction: signedTx }).where('id', '=', p1.action_id).execute();
+    await svc.walletTx.send(Transaction.from(Buffer.from(signedTx, 'base64')), { kind: 'issue_certificate' });
+    expect(await holder.client.certificate.list.query()).toEqual([]);
+    // Expired before it was signed.
+    const p2 = await north.client.issuer.issue.mutate(await form('Certificate in Sand'));
+    const key2 = JSON.parse((await db().selectFrom('wallet_action').select('payload').where('id', '=', p2.action_id).executeTakeFirstOrThrow()).payload).file_key;
+    expect(await svc.blobs.get(key2)).not.toBeNull();
+    await db().updateTable('wallet_action').set({ expires_at: Date.now() - 1000 }).where('id', '=', p2.action_id).execute();
+
+    const r = await settleActions(svc, ALL_WALLET_FLOWS);
+    expect(r).toMatchObject({ finished: 1, errors: [] });
+    expect(r.expired).toBeGreaterThanOrEqual(1);
+    expect((await holder.client.certificate.list.query()).map((c) => [c.title, c.verification_status])).toEqual([['Certificate in Rocks', 'verified']]);
+    expect(await svc.blobs.get(key2)).toBeNull();
+    // The institution's retry of the first is answered (already finished), the second is refused.
+    expect((await north.client.issuer.submit.mutate({ signedTransaction: signedTx })).result).toBeNull();
+    await expect(north.client.issuer.submit.mutate({ signedTransaction: signed(p2, north) })).rejects.toMatchObject(refusal('BAD_REQUEST', /expired/));
+  });
+
+  it('re-checks proofs periodically: a removed record lapses the proof (audited), a restored one proves it again', { timeout: 60_000 }, async () => {
+    const inst = await approvedInstitution(w, 'Westfield Academy', 'westfield.test');
+    const old = new Date(Date.now() - 3_600_000).toISOString();
+    await db().updateTable('issuer_profile').set({ checked_at: old }).where('authority', '=', inst.wallet.address).execute();
+    w.dns.zone.txt.delete('_attesta.westfield.test');
+    const r = await recheckDomains(w.server.services, { olderThanMs: 60_000 });
+    expect(r.changed).toEqual([{ authority: inst.wallet.address, status: 'lapsed' }]);
+    expect((await inst.client.issuer.me.query())?.proof.status).toBe('lapsed');
+    const audit = await w.operator.client.operator.audit.query({ limit: 5 });
+    expect(audit.entries[0]).toMatchObject({ action: 'platform.domain_lapsed', actor_role: 'platform', target: inst.wallet.address });
+    w.dns.zone.txt.set('_attesta.westfield.test', [`attesta-issuer=${inst.wallet.address}`]);
+    await db().updateTable('issuer_profile').set({ checked_at: old }).where('authority', '=', inst.wallet.address).execute();
+    expect((await recheckDomains(w.server.services, { olderThanMs: 60_000 })).changed).toEqual([{ authority: inst.wallet.address, status: 'proven' }]);
   });
 });
 

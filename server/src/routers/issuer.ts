@@ -1,9 +1,10 @@
 import { issueCertificateInput, declineInput, listIssuedInput, listRequestsInput, registerIssuerInput, requestByIdInput, revokeByIssuerInput, submitSignedInput } from '../../../shared/schemas/institutions';
 import { issuedCertificates } from '../services/issuers/certificates';
-import { issueFlow, prepareIssue } from '../services/issuers/issue';
-import { checkDomain, issuerMe, prepareRegister, registerFlow } from '../services/issuers/profile';
-import { confirmFlow, declineRequest, listRequests, prepareConfirm } from '../services/issuers/requests';
-import { prepareIssuerRevoke, revokeFlow } from '../services/issuers/revoke';
+import { INSTITUTION_FLOWS } from '../services/issuers/flows';
+import { prepareIssue } from '../services/issuers/issue';
+import { checkDomain, issuerMe, prepareRegister } from '../services/issuers/profile';
+import { declineRequest, listRequests, prepareConfirm } from '../services/issuers/requests';
+import { prepareIssuerRevoke } from '../services/issuers/revoke';
 import { issuerOf } from '../services/issuers/roles';
 import { submitAction } from '../services/wallet-tx/actions';
 import { protectedProcedure, router } from '../trpc';
@@ -28,8 +29,6 @@ const limitedIssuer = issuerProcedure.use(({ ctx, next }) => {
   ctx.institutionLimiter.take(ctx.session.user.wallet_address);
   return next();
 });
-
-const ISSUER_FLOWS = { register_issuer: registerFlow, issue_certificate: issueFlow, confirm_certificate: confirmFlow, revoke_certificate: revokeFlow };
 
 export const issuerRouter = router({
   /** The caller's institution (status, domain proof and what to publish), or null when it has none. */
@@ -57,7 +56,7 @@ export const issuerRouter = router({
   revoke: limitedIssuer.input(revokeByIssuerInput).mutation(({ ctx, input }) => prepareIssuerRevoke(ctx, ctx.session.user, input)),
 
   /** Sends a prepared register/issue/confirm/revoke transaction the institution's wallet signed. */
-  submit: limited.input(submitSignedInput).mutation(({ ctx, input }) => submitAction(ctx, ctx.session.user, input.signedTransaction, ISSUER_FLOWS)),
+  submit: limited.input(submitSignedInput).mutation(({ ctx, input }) => submitAction(ctx, ctx.session.user, input.signedTransaction, INSTITUTION_FLOWS)),
 
   /** Certificates it issued or confirmed, with a search, a status filter and counts. */
   certificates: issuerProcedure.input(listIssuedInput).query(({ ctx, input }) => issuedCertificates(ctx, ctx.session.user, ctx.origin, input ?? {})),

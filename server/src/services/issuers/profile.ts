@@ -3,11 +3,11 @@ import type { IssuerAccount } from '../../../../shared/program/codec';
 import { registerIssuerIx } from '../../../../shared/program/instructions';
 import { ISSUER_STATUS_NAMES } from '../../../../shared/program/names';
 import { appendAudit } from '../../db/audit';
-import type { IssuerProfileRow, UserRow } from '../../db/schema';
+import type { IssuerProfileRow, ProofStatus, UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import type { Services } from '../index';
 import { payloadOf, prepareAction, type ActionFlow, type PreparedAction } from '../wallet-tx/actions';
-import { checkDomainProof, InvalidDomainError, normalizeDomain, proofInstructions, type ProofFinding } from './domain-proof';
+import { checkDomainProof, InvalidDomainError, normalizeDomain, proofInstructions, type DomainProofResult, type ProofFinding } from './domain-proof';
 import { issuerOf } from './roles';
 
 // The institution's profile: registration (register_issuer, signed by the institution's own wallet,
@@ -97,21 +97,50 @@ export async function issuerMe(svc: Svc, user: UserRow) {
   return issuerDto(user.wallet_address, issuer, await profileOf(svc, user.wallet_address, issuer));
 }
 
-/**
- * Checks the domain proof now and stores the outcome: proven, or (a proof that held before and fails
- * now) lapsed, else unproven; with what each method found and what to publish.
- */
-export async function checkDomain(svc: Svc, user: UserRow) {
-  const issuer = await issuerOf(svc, user);
-  const profile = await profileOf(svc, user.wallet_address, issuer);
-  const r = await checkDomainProof(svc.config.institutions.domainProof, profile.domain, user.wallet_address);
-  const status = r.proven ? 'proven' : profile.proof_status === 'proven' ? 'lapsed' : profile.proof_status === 'lapsed' ? 'lapsed' : 'unproven';
-  const checked = { proof_status: status, proof_method: r.method, proven_at: r.proven ? r.checkedAt : profile.proven_at, checked_at: r.checkedAt, findings: JSON.stringify(r.findings) } as const;
+/** Stores a check's outcome: proven, or (a proof that held before and fails now) lapsed, else unproven. */
+async function storeProof(svc: Pick<Services, 'db'>, profile: IssuerProfileRow, r: DomainProofResult): Promise<ProofStatus> {
+  const status: ProofStatus = r.proven ? 'proven' : profile.proof_status === 'unproven' ? 'unproven' : 'lapsed';
+  const checked = { proof_status: status, proof_method: r.method, proven_at: r.proven ? r.checkedAt : profile.proven_at, checked_at: r.checkedAt, findings: JSON.stringify(r.findings) };
   await svc.db
     .insertInto('issuer_profile')
     .values({ ...profile, ...checked })
     .onConflict((c) => c.column('authority').doUpdateSet(checked))
     .execute();
+  return status;
+}
+
+/** Checks the domain proof now (both methods) and stores the outcome, with what each method found and what to publish. */
+export async function checkDomain(svc: Svc, user: UserRow) {
+  const issuer = await issuerOf(svc, user);
+  const profile = await profileOf(svc, user.wallet_address, issuer);
+  const r = await checkDomainProof(svc.config.institutions.domainProof, profile.domain, user.wallet_address);
+  await storeProof(svc, profile, r);
   await appendAudit(svc.db, { actor_wallet: user.wallet_address, actor_role: 'issuer', action: 'issuer.check_domain', target: profile.domain, details: { proven: r.proven, method: r.method } });
   return issuerDto(user.wallet_address, issuer, await profileOf(svc, user.wallet_address, issuer));
+}
+
+/**
+ * The periodic re-check: proofs (proven or lapsed) last checked more than `olderThanMs` ago are checked
+ * again; a proof that fails lapses (the institution cannot issue or confirm until it holds again), one
+ * that holds again is proven. Each change is in the audit log (the platform's action).
+ */
+export async function recheckDomains(svc: Pick<Services, 'db' | 'chain' | 'config'>, opts: { olderThanMs: number; limit?: number }) {
+  const before = new Date(Date.now() - opts.olderThanMs).toISOString();
+  const due = await svc.db
+    .selectFrom('issuer_profile')
+    .selectAll()
+    .where('proof_status', 'in', ['proven', 'lapsed'])
+    .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', before)]))
+    .orderBy('checked_at')
+    .limit(opts.limit ?? 100)
+    .execute();
+  const changed: { authority: string; status: ProofStatus }[] = [];
+  for (const p of due) {
+    const r = await checkDomainProof(svc.config.institutions.domainProof, p.domain, p.authority);
+    const status = await storeProof(svc, p, r);
+    if (status === p.proof_status) continue;
+    changed.push({ authority: p.authority, status });
+    await appendAudit(svc.db, { actor_wallet: svc.chain.operator.toBase58(), actor_role: 'platform', action: `platform.domain_${status}`, target: p.authority, details: { domain: p.domain, findings: r.findings } });
+  }
+  return { checked: due.length, changed };
 }

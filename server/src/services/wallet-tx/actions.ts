@@ -189,3 +189,31 @@ export async function submitAction(svc: ActionServices, user: UserRow, signedTra
   const finished = await finishAction(svc, { ...a, status: 'submitted' }, flow);
   return done(finished?.result ?? null);
 }
+
+/**
+ * Start-up (and background) repair: an action a crash left between the send and its rows is finished
+ * from what the chain recorded; one whose transaction can no longer land is closed (and its flow
+ * abandons it: an issue's stored file is deleted). Returns what it did.
+ */
+export async function settleActions(svc: ActionServices, flows: Partial<Record<WalletActionKind, ActionFlow>>): Promise<{ finished: number; expired: number; errors: string[] }> {
+  const out = { finished: 0, expired: 0, errors: [] as string[] };
+  const open = await svc.db.selectFrom('wallet_action').selectAll().where('status', 'in', ['prepared', 'submitted']).orderBy('created_at').limit(1000).execute();
+  for (const a of open) {
+    const flow = flows[a.kind];
+    if (!flow) continue;
+    try {
+      if (a.status === 'submitted' && (await landed(svc, a))) {
+        if (await finishAction(svc, a, flow)) out.finished++;
+        continue;
+      }
+      const gone = a.status === 'prepared' ? Date.now() > a.expires_at : await svc.walletTx.expired({ expiresAt: a.expires_at, lastValidBlockHeight: a.last_valid_block_height });
+      if (!gone) continue;
+      await mark(svc.db, a.id, 'expired', a.status === 'submitted' ? 'The transaction did not land before its blockhash expired.' : null, [a.status]);
+      await flow.abandon?.(svc, a);
+      out.expired++;
+    } catch (e) {
+      out.errors.push(`${a.id}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return out;
+}
