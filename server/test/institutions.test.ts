@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Transaction } from '@solana/web3.js';
+import { LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
+import { confirmCertificateIx } from '../../shared/program/instructions';
 import { fromHex } from '../../shared/program/codec';
 import { ALL_WALLET_FLOWS } from '../src/services/issuers/flows';
 import { recheckDomains } from '../src/services/issuers/profile';
@@ -202,6 +203,28 @@ describe('confirmation requests', () => {
     ac.abort();
     sub.unsubscribe();
     console.log(`confirm submit → visible: ${ms} ms`);
+  });
+
+  it('a confirmation sent outside the product (through /rpc) is followed: the row and the request say confirmed', { timeout: 90_000 }, async () => {
+    const { holder, cert } = await holderCertificate('Bachelor of Music');
+    const asked = await holder.client.certificate.requestConfirmation.mutate({ id: cert.id, issuer: north.wallet.address, consent: true });
+    await holder.client.certificate.submitConfirmationRequest.mutate({ signedTransaction: signed(asked, holder) });
+    const chain = w.server.services.chain;
+    // The institution pays its own fee and sends confirm_certificate with its own tools.
+    await chain.sendTransaction(new Transaction().add(SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: north.keypair.publicKey, lamports: LAMPORTS_PER_SOL })), [], { kind: 'airdrop' });
+    const tx = new Transaction({ feePayer: north.keypair.publicKey, recentBlockhash: await chain.latestBlockhash() }).add(confirmCertificateIx(chain.programId, { hash: fromHex(cert.sha256), authority: north.keypair.publicKey }));
+    tx.sign(north.keypair);
+    const res = await fetch(`${w.server.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [tx.serialize().toString('base64'), { encoding: 'base64' }] }) });
+    expect((await res.json()).error).toBeUndefined();
+    await w.server.chainSync.idle();
+    const r = await waitFor(async () => {
+      const x = await row(cert.id);
+      return x.tier === 'issuer_confirmed' && x;
+    });
+    expect(r).toMatchObject({ verification_status: 'verified', issuer_authority: north.wallet.address, requested_issuer: null });
+    const q = await db().selectFrom('confirmation_request').select('status').where('certificate_id', '=', cert.id).executeTakeFirstOrThrow();
+    expect(q.status).toBe('confirmed');
+    expect((await north.client.issuer.certificates.query()).certificates.map((c) => c.id)).toContain(cert.id);
   });
 
   it('declines with a reason the holder reads; nothing on chain; the file is served to the asked institution only while asked', { timeout: 90_000 }, async () => {

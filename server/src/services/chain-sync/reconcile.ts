@@ -145,15 +145,33 @@ export async function chainChange(svc: Pick<Services, 'chain'>, row: Certificate
   return change && !agrees(row, change) ? change : null;
 }
 
-/** The row's columns a chain change writes. */
+/** The row's columns a chain change writes (a confirmation names its institution: issuer.certificates lists it). */
 export function rowUpdateOf(change: RowChange, now: string) {
+  const confirmedBy = change.verification_details.kind === 'confirmed' ? (change.verification_details.issuer?.authority ?? null) : null;
   return {
     verification_status: change.verification_status,
     tier: change.tier,
     verification_details: JSON.stringify(change.verification_details),
     ...(change.institution_name !== undefined ? { institution_name: change.institution_name } : {}),
+    ...(confirmedBy ? { issuer_authority: confirmedBy, requested_issuer: null } : {}),
     updated_at: now,
   };
+}
+
+/**
+ * Open confirmation requests of a row the chain decided outside the product's flows: confirmed by the
+ * institution asked → confirmed; revoked or superseded → withdrawn (nothing left to confirm).
+ */
+async function settleRequests(svc: Pick<Services, 'db'>, certificateId: string, change: RowChange, now: string) {
+  const d = change.verification_details;
+  let q = svc.db.updateTable('confirmation_request').where('certificate_id', '=', certificateId).where('status', '=', 'open');
+  if (d.kind === 'confirmed') {
+    if (!d.issuer) return;
+    q = q.where('issuer_authority', '=', d.issuer.authority);
+    await q.set({ status: 'confirmed', decided_at: now }).execute();
+    return;
+  }
+  await q.set({ status: 'withdrawn', decided_at: now }).execute();
 }
 
 /**
@@ -174,6 +192,7 @@ export async function reconcileCertificate(svc: Pick<Services, 'chain' | 'db' | 
     if (!updated) continue;
     // Nothing left to verify: the record's state is final for this row.
     await svc.db.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'queued').execute();
+    await settleRequests(svc, row.id, change, now);
     svc.bus.publish({ certificate_id: row.id, verification_status: change.verification_status, step: null, step_status: null, updated_at: now });
     changed.push(row.id);
   }
