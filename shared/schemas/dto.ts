@@ -42,6 +42,14 @@ export interface CertificateDto {
   tier: TrustTierName;
   anchor_signature: string | null;
   verify_signature: string | null;
+  /** The institution (authority) that issued or confirmed it: tier issuer_confirmed. */
+  issuer_authority: string | null;
+  /** The institution the holder asked to confirm it, while it has not. */
+  requested_issuer: string | null;
+  /** The institution confirmed the claims shown (it issued them, or confirmed them in the product). */
+  claims_confirmed: boolean;
+  /** The revoking institution's or operator's note (kept off chain; shown to the holder). */
+  revocation_note: string | null;
 }
 
 export interface VerificationLogDto {

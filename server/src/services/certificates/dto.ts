@@ -34,6 +34,10 @@ export function toCertificateDto(r: CertificateRow, origin: string): Certificate
     tier: r.tier as TrustTierName,
     anchor_signature: r.anchor_signature,
     verify_signature: r.verify_signature,
+    issuer_authority: r.issuer_authority,
+    requested_issuer: r.requested_issuer,
+    claims_confirmed: r.claims_confirmed === 1,
+    revocation_note: r.revocation_note,
   };
 }
 

@@ -27,7 +27,7 @@ export async function issuedCertificates(svc: Pick<Services, 'db'>, user: UserRo
     .executeTakeFirstOrThrow();
   const open = await svc.db.selectFrom('confirmation_request').select((eb) => eb.fn.countAll<number>().as('n')).where('issuer_authority', '=', user.wallet_address).where('status', '=', 'open').executeTakeFirstOrThrow();
   return {
-    certificates: rows.map((r) => ({ ...toCertificateDto(r, origin), revocation_note: r.revocation_note })),
+    certificates: rows.map((r) => toCertificateDto(r, origin)),
     counts: { total: Number(c.total), verified: Number(c.verified), revoked: Number(c.revoked), superseded: Number(c.superseded), open_requests: Number(open.n) },
   };
 }
