@@ -346,3 +346,22 @@ describe('audit log', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('limits', () => {
+  it('institution actions are rate limited per wallet, registrations per client address too (429 with Retry-After)', { timeout: 60_000 }, async () => {
+    const small = await buildInstitutionWorld({ INSTITUTION_RATE_LIMIT_PER_WALLET: '2' });
+    try {
+      const a = await small.browser();
+      for (let i = 0; i < 2; i++) await a.client.issuer.register.mutate({ name: `A ${i}`, domain: `a${i}.test` });
+      await expect(a.client.issuer.register.mutate({ name: 'A 3', domain: 'a3.test' })).rejects.toMatchObject(refusal('TOO_MANY_REQUESTS', /Try again in \d+ second/));
+      // Another wallet from the same address: the address's registration budget is spent too.
+      const b = await small.browser();
+      await expect(b.client.issuer.register.mutate({ name: 'B', domain: 'b.test' })).rejects.toMatchObject(refusal('TOO_MANY_REQUESTS'));
+      const res = await b.fetch(`${small.server.url}/trpc/issuer.register`, { method: 'POST', headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }, body: JSON.stringify({ name: 'B', domain: 'b.test' }) });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await small.close();
+    }
+  });
+});

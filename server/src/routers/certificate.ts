@@ -30,6 +30,12 @@ function refuseFinal(cert: CertificateRow) {
   }
 }
 
+/** Confirmation requests count against the wallet's institution-action budget (each prepares a transaction). */
+const limitedRequest = protectedProcedure.use(({ ctx, next }) => {
+  ctx.institutionLimiter.take(ctx.session.user.wallet_address);
+  return next();
+});
+
 export const certificateRouter = router({
   /** FormData: title, institution_name, program_name, issue_date, certificate_file. */
   create: protectedProcedure.input(createCertificateInput).mutation(async ({ ctx, input }) => {
@@ -109,10 +115,10 @@ export const certificateRouter = router({
    * Asks an approved institution to confirm the certificate (the holder consents to share the file
    * with it): request_confirmation for the holder's wallet to sign, then `submitConfirmationRequest`.
    */
-  requestConfirmation: protectedProcedure.input(requestConfirmationInput).mutation(({ ctx, input }) => prepareRequest(ctx, ctx.session.user, input)),
+  requestConfirmation: limitedRequest.input(requestConfirmationInput).mutation(({ ctx, input }) => prepareRequest(ctx, ctx.session.user, input)),
 
   /** Sends the holder-signed request_confirmation. */
-  submitConfirmationRequest: protectedProcedure
+  submitConfirmationRequest: limitedRequest
     .input(submitSignedInput)
     .mutation(({ ctx, input }) => submitAction(ctx, ctx.session.user, input.signedTransaction, { request_confirmation: requestFlow })),
 

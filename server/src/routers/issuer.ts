@@ -35,7 +35,13 @@ export const issuerRouter = router({
   me: protectedProcedure.query(({ ctx }) => issuerMe(ctx, ctx.session.user)),
 
   /** Prepares register_issuer (name, domain) for the wallet to sign; the platform pays. */
-  register: limited.input(registerIssuerInput).mutation(({ ctx, input }) => prepareRegister(ctx, ctx.session.user, input)),
+  register: protectedProcedure
+    .use(({ ctx, next }) => {
+      ctx.institutionLimiter.take(ctx.session.user.wallet_address, ctx.req ? { ip: ctx.req.ip } : undefined);
+      return next();
+    })
+    .input(registerIssuerInput)
+    .mutation(({ ctx, input }) => prepareRegister(ctx, ctx.session.user, input)),
 
   /** Checks the domain proof now (DNS TXT or HTTPS well-known file) and stores the outcome. */
   checkDomain: limitedIssuer.mutation(({ ctx }) => checkDomain(ctx, ctx.session.user)),

@@ -3,7 +3,7 @@ import { IssuerStatus, type IssuerAccount } from '../../../../shared/program/cod
 import { ISSUER_STATUS_NAMES, type IssuerStatusName } from '../../../../shared/program/names';
 import type { UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
-import { retryAfterSeconds, TokenBuckets } from '../../lib/rate-limit';
+import { clientKey, retryAfterSeconds, TokenBuckets } from '../../lib/rate-limit';
 import type { Services } from '../index';
 
 // Roles (notes/institutions-design.md): every signed-in wallet is a holder; a wallet is an issuer when
@@ -42,16 +42,21 @@ export function requireOperator(svc: Pick<Services, 'config'>, user: UserRow): v
   if (!svc.config.institutions.operatorWallets.has(user.wallet_address)) fail('FORBIDDEN', 'This wallet is not an operator of this Attesta installation.');
 }
 
-/** Issuer and operator actions per wallet, like sign-in (config.institutions). */
+/**
+ * Issuer, operator and confirmation-request actions per wallet, like sign-in (config.institutions);
+ * registrations also per client address (the platform pays each Issuer account's rent: fresh wallets
+ * from one address share one budget).
+ */
 export class InstitutionLimiter {
   private readonly buckets = new TokenBuckets({ maxKeys: 50_000 });
   constructor(private readonly limits: { actionsPerWallet: number; windowMs: number }) {}
 
-  take(wallet: string): void {
-    const r = this.buckets.take(`institution:${wallet}`, { capacity: this.limits.actionsPerWallet, windowMs: this.limits.windowMs });
+  take(wallet: string, client?: { ip?: string }): void {
+    const limit = { capacity: this.limits.actionsPerWallet, windowMs: this.limits.windowMs };
+    const r = this.buckets.takeAll([[`institution:${wallet}`, limit], ...(client ? [[`institution-ip:${clientKey(client.ip)}`, limit] as [string, typeof limit]] : [])]);
     if (!r.ok) {
       const s = retryAfterSeconds(r.retryAfterMs);
-      fail('TOO_MANY_REQUESTS', `Too many institution actions for this wallet. Try again in ${s} second${s === 1 ? '' : 's'}.`, { retryAfterSec: s });
+      fail('TOO_MANY_REQUESTS', `Too many institution actions${client ? '' : ' for this wallet'}. Try again in ${s} second${s === 1 ? '' : 's'}.`, { retryAfterSec: s });
     }
   }
 }
