@@ -145,6 +145,8 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['GET /files/certificates/:id (caller\'s own pending)',   { anonymous: 404, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['GET /files/certificates/:id (rejected)',               { anonymous: 404, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['GET /files/certificates/:id (pending, asked institution)', { anonymous: 404, holder: 200, otherHolder: 404, issuer: 200, operator: 404 }],
+  // With the role's API key and no cookie: a key reads only what its institution was asked to confirm.
+  ['GET /files/certificates/:id (pending, asked institution) · API key', { anonymous: 404, holder: 404, otherHolder: 404, issuer: 200, operator: 404 }],
   ['GET /files/certificates/:id (verified)',               { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['GET /files/certificates/:id?download=1 (verified)',    { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['GET /files/photos/:userId (holder\'s photo)',          { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
@@ -756,6 +758,11 @@ Object.assign(SPECS, {
   },
   // The holder consented to share this file with the institution it asked (while the request is open).
   'GET /files/certificates/:id (pending, asked institution)': { public: true, call: (w, a) => get(a, `/files/certificates/${w.asked.id}`), check: fileCheck((w) => w.asked, 'inline') },
+  'GET /files/certificates/:id (pending, asked institution) · API key': {
+    public: true,
+    call: async (w, a) => toRes(await fetch(`${w.server.url}/files/certificates/${w.asked.id}`, { headers: a.apiKey ? { authorization: `Bearer ${a.apiKey}` } : {} })),
+    check: fileCheck((w) => w.asked, 'inline'),
+  },
   'GET /files/certificates/:id (verified)': { public: true, call: (w, a) => get(a, `/files/certificates/${w.minted.id}`), check: fileCheck((w) => w.minted, 'inline') },
   'GET /files/certificates/:id?download=1 (verified)': { public: true, call: (w, a) => get(a, `/files/certificates/${w.minted.id}?download=1`), check: fileCheck((w) => w.minted, 'attachment') },
   "GET /files/photos/:userId (holder's photo)": {

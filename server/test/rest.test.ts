@@ -501,8 +501,8 @@ describe('institutions (issue 14)', () => {
     expect(list.counts).toMatchObject({ total: 1, verified: 1 });
 
     // Bob asks the institution to confirm two of his own certificates: it confirms one, declines the other.
-    const ask = async (title: string) => {
-      const p = await makePdf(['Harbor Institute', title, 'Marine Robotics']);
+    const ask = async (title: string, matching = true) => {
+      const p = await makePdf(matching ? ['Harbor Institute', title, 'Marine Robotics'] : ['Lorem ipsum', 'dolor sit amet']);
       const c = await api.check(await req('/api/v1/certificates', { method: 'POST', token: bobKey, body: form({ ...claims, title }, { bytes: p, name: 'c.pdf', type: 'application/pdf' }) }), '/api/v1/certificates', 'POST', 201);
       const bobClient = bob.client;
       const asked = await bobClient.certificate.requestConfirmation.mutate({ id: c.id, issuer: inst.wallet.address, consent: true });
@@ -512,10 +512,15 @@ describe('institutions (issue 14)', () => {
       return c.id as string;
     };
     const toConfirm = await ask('Certificate in Sonar');
-    const toDecline = await ask('Certificate in Diving');
+    const toDecline = await ask('Certificate in Diving', false); // its text names nothing: never public
     const queue = await api.check(await req('/api/v1/issuer/requests', { token: key }), '/api/v1/issuer/requests', 'GET', 200);
     const reqOf = (id: string) => queue.requests.find((r: { certificate_id: string }) => r.certificate_id === id).id as string;
     expect(queue.requests).toHaveLength(2);
+    // The file of an open request, with the institution's key (not with another key, nor without one).
+    const fileUrl = queue.requests.find((r: { certificate_id: string }) => r.certificate_id === toDecline).file_url as string;
+    expect((await req(new URL(fileUrl).pathname, { token: key })).status).toBe(200);
+    expect((await req(new URL(fileUrl).pathname, { token: aliceKey })).status).toBe(404);
+    expect((await req(new URL(fileUrl).pathname)).status).toBe(404);
     const otherKey = await api.check(await postJson(`/api/v1/issuer/requests/${reqOf(toConfirm)}/confirm`, {}, aliceKey), '/api/v1/issuer/requests/{id}/confirm', 'POST', 403);
     expect(otherKey.error.code).toBe('forbidden');
     const confirm = await api.check(await postJson(`/api/v1/issuer/requests/${reqOf(toConfirm)}/confirm`, {}, key), '/api/v1/issuer/requests/{id}/confirm', 'POST', 202);

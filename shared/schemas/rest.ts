@@ -238,7 +238,7 @@ export const restRequestsResponse = z.object({
       sha256: z.string(),
       platform_status: z.string().describe("The platform's own check of the claims: verified, rejected or pending"),
       decline_reason: z.string().nullable(),
-      file_url: z.string().nullable().describe('The file in the web app, while the request is open (signed in with the institution wallet)'),
+      file_url: z.string().nullable().describe('The file (PDF), while the request is open: GET it with the same Authorization header'),
       created_at: z.string(),
     }),
   ),

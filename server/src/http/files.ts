@@ -3,12 +3,14 @@ import type { Services } from '../services';
 import { sessionFromRequest } from '../context';
 import { findCertificate } from '../db/certificates';
 import { contentDisposition } from '../services/files/index.js';
+import { authenticateApiKey, looksLikeApiKey } from '../services/api-keys';
 
 /**
  * Plain HTTP downloads (browsers, <embed>, curl).
  * Certificates: the owner (by session cookie) always; the institution the holder asked to confirm it
- * while the request is open (the holder consented to share the file with it); anyone else only when
- * the certificate is verified — the public view links to it then, and a verifier needs the file.
+ * while the request is open (the holder consented to share the file with it), by session cookie or by
+ * its API key (the REST request list links here); anyone else only when the certificate is verified —
+ * the public view links to it then, and a verifier needs the file.
  * Photos: public (the profile page says the photo is shown with shared certificates).
  */
 export function registerFileRoutes(app: FastifyInstance, svc: Services) {
@@ -17,7 +19,8 @@ export function registerFileRoutes(app: FastifyInstance, svc: Services) {
     if (req.params.id.includes('\0')) return reply.code(404).send({ error: 'Certificate not found' });
     const cert = await findCertificate(svc.db, req.params.id);
     const session = cert ? await sessionFromRequest(svc, req) : null;
-    const allowed = cert && (cert.verification_status === 'verified' || session?.user.id === cert.user_id || (session && (await askedInstitution(svc, cert.id, session.user.wallet_address))));
+    const asker = session?.user ?? (cert ? await apiKeyUser(svc, req.headers.authorization) : null);
+    const allowed = cert && (cert.verification_status === 'verified' || session?.user.id === cert.user_id || (asker && (await askedInstitution(svc, cert.id, asker.wallet_address))));
     if (!cert || !allowed) return reply.code(404).send({ error: 'Certificate not found' });
     const bytes = await svc.blobs.get(cert.file_key);
     if (!bytes) return reply.code(404).send({ error: 'File not found' });
@@ -45,4 +48,12 @@ export function registerFileRoutes(app: FastifyInstance, svc: Services) {
 async function askedInstitution(svc: Services, certificateId: string, wallet: string): Promise<boolean> {
   const r = await svc.db.selectFrom('confirmation_request').select('id').where('certificate_id', '=', certificateId).where('issuer_authority', '=', wallet).where('status', '=', 'open').executeTakeFirst();
   return !!r;
+}
+
+/** The user of `Authorization: Bearer <API key>`, if it is a live key (only the asked-institution check uses it). */
+async function apiKeyUser(svc: Services, authorization: string | undefined) {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!m || !looksLikeApiKey(m[1])) return null;
+  const r = await authenticateApiKey(svc.db, m[1]);
+  return r.ok ? r.user : null;
 }
