@@ -131,6 +131,9 @@ describe('issue', () => {
     expect(list[0]).toMatchObject({ ...claims, verification_status: 'verified', tier: 'issuer_confirmed', holder_wallet: holder.wallet.address });
     expect(list[0].verification_details?.reason).toMatch(/^Issued by Northfield University \(northfield\.test, domain proven\): its own key signed the record/);
     expect(await row(id)).toMatchObject({ issuer_authority: north.wallet.address, claims_confirmed: 1 });
+    // What a verifier reads: the institution, its domain and that it is proven.
+    const verdict = await w.operator.client.public.verifyByHash.query({ sha256: list[0].sha256 });
+    expect(verdict).toMatchObject({ valid: true, note: null, tier: 'issuer_confirmed', issuer: { authority: north.wallet.address, name: 'Northfield University', domain: 'northfield.test', domain_proven: true, status: 'approved' } });
     const record = await w.server.services.chain.readCertificate(fromHex(list[0].sha256));
     expect(record?.issuer?.toBase58()).toBe(north.wallet.address);
     expect(Number(record?.expiresAt)).toBe(Date.parse('2099-12-31T23:59:59Z') / 1000);
@@ -306,12 +309,22 @@ describe('repair and re-check (background work)', () => {
 
   it('re-checks proofs periodically: a removed record lapses the proof (audited), a restored one proves it again', { timeout: 60_000 }, async () => {
     const inst = await approvedInstitution(w, 'Westfield Academy', 'westfield.test');
+    const holder = await w.browser();
+    const pdf = await makePdf(['Westfield Academy', 'Certificate in Art', 'Art']);
+    const p = await inst.client.issuer.issue.mutate(issueForm({ title: 'Certificate in Art', program_name: 'Art', issue_date: '2025-01-01', holder_wallet: holder.wallet.address }, pdf));
+    await inst.client.issuer.submit.mutate({ signedTransaction: signed(p, inst) });
+    const sha256 = (await holder.client.certificate.list.query())[0].sha256;
     const old = new Date(Date.now() - 3_600_000).toISOString();
     await db().updateTable('issuer_profile').set({ checked_at: old }).where('authority', '=', inst.wallet.address).execute();
     w.dns.zone.txt.delete('_attesta.westfield.test');
     const r = await recheckDomains(w.server.services, { olderThanMs: 60_000 });
     expect(r.changed).toEqual([{ authority: inst.wallet.address, status: 'lapsed' }]);
     expect((await inst.client.issuer.me.query())?.proof.status).toBe('lapsed');
+    // Verifiers read it: still its own key's word, but the domain is not proven now.
+    await new Promise((r) => setTimeout(r, 1100)); // the verdict cache lives one second
+    const verdict = await w.operator.client.public.verifyByHash.query({ sha256 });
+    expect(verdict).toMatchObject({ valid: true, issuer: { domain: 'westfield.test', domain_proven: false } });
+    expect(verdict.note).toBe("Westfield Academy's own key signed the record, but its domain westfield.test is not proven at present.");
     const audit = await w.operator.client.operator.audit.query({ limit: 5 });
     expect(audit.entries[0]).toMatchObject({ action: 'platform.domain_lapsed', actor_role: 'platform', target: inst.wallet.address });
     w.dns.zone.txt.set('_attesta.westfield.test', [`attesta-issuer=${inst.wallet.address}`]);

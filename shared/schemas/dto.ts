@@ -146,9 +146,9 @@ export interface VerdictDto {
   reason_code: number;
   reason: string | null;
   /** The institution whose own key issued or confirmed the record (issuer-confirmed tier only). */
-  issuer: { authority: string; name: string | null; uri: string | null; status: string | null } | null;
+  issuer: VerdictInstitution | null;
   /** The institution the holder asked to confirm it, while it has not (never a confirmation). */
-  confirmation_requested_from: { authority: string; name: string | null; uri: string | null; status: string | null } | null;
+  confirmation_requested_from: VerdictInstitution | null;
   holder_wallet: string | null;
   verifier: string | null;
   nft_mint: string | null;
@@ -160,4 +160,15 @@ export interface VerdictDto {
   certificate: PublicCertificateDto | null;
   chain: { mode: 'embedded' | 'rpc'; program_id: string };
   checked_at: string;
+}
+
+/** An institution as a verdict names it: its on-chain registration and whether it proved its domain. */
+export interface VerdictInstitution {
+  authority: string;
+  name: string | null;
+  uri: string | null;
+  status: string | null;
+  /** The domain it registered (its profile), and whether its proof holds now (DNS TXT or HTTPS file). */
+  domain?: string | null;
+  domain_proven?: boolean;
 }

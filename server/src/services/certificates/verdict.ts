@@ -98,7 +98,9 @@ export class VerdictService {
       ? `${institution}'s registration is ${confirmer?.status === 'suspended' ? 'suspended' : 'not approved'}.`
       : claimsUnchecked && part.tier === 'issuer_confirmed'
         ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
-        : null;
+        : verified && confirmer && !confirmer.domain_proven
+          ? `${institution}'s own key signed the record, but its domain${confirmer.domain ? ` ${confirmer.domain}` : ''} is not proven at present.`
+          : null;
     return {
       valid: verified && !mismatch && !confirmerNotApproved && !claimsUnchecked,
       note,
@@ -132,7 +134,16 @@ async function chainPartOf(svc: Pick<Services, 'db' | 'chain'>, sha256: string):
   let requested: VerdictDto['confirmation_requested_from'] = null;
   if (record?.issuer) {
     const acc = await chain.readIssuer(record.issuer);
-    const named = { authority: record.issuer.toBase58(), name: acc?.name ?? null, uri: acc?.uri ?? null, status: acc ? issuerStatusName(acc.status) ?? null : null };
+    const authority = record.issuer.toBase58();
+    const profile = acc ? await svc.db.selectFrom('issuer_profile').select(['domain', 'proof_status']).where('authority', '=', authority).executeTakeFirst() : undefined;
+    const named = {
+      authority,
+      name: acc?.name ?? null,
+      uri: acc?.uri ?? null,
+      status: acc ? issuerStatusName(acc.status) ?? null : null,
+      domain: profile?.domain ?? null,
+      domain_proven: profile?.proof_status === 'proven',
+    };
     if (record.tier === TrustTier.IssuerConfirmed) issuer = named;
     else requested = named;
   }
