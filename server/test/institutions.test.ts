@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
-import { confirmCertificateIx } from '../../shared/program/instructions';
+import { confirmCertificateIx, requestConfirmationIx } from '../../shared/program/instructions';
+import { reconcileCertificate } from '../src/services/chain-sync/reconcile';
 import { fromHex } from '../../shared/program/codec';
 import { ALL_WALLET_FLOWS } from '../src/services/issuers/flows';
 import { recheckDomains } from '../src/services/issuers/profile';
@@ -228,6 +229,26 @@ describe('confirmation requests', () => {
     const q = await db().selectFrom('confirmation_request').select('status').where('certificate_id', '=', cert.id).executeTakeFirstOrThrow();
     expect(q.status).toBe('confirmed');
     expect((await north.client.issuer.certificates.query()).certificates.map((c) => c.id)).toContain(cert.id);
+  });
+
+  it('a request sent outside the product (through /rpc, signed by the holder) reaches the institution’s queue', { timeout: 90_000 }, async () => {
+    const { holder, cert } = await holderCertificate('Bachelor of Dance');
+    const chain = w.server.services.chain;
+    await chain.sendTransaction(new Transaction().add(SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: holder.keypair.publicKey, lamports: LAMPORTS_PER_SOL })), [], { kind: 'airdrop' });
+    const tx = new Transaction({ feePayer: holder.keypair.publicKey, recentBlockhash: await chain.latestBlockhash() }).add(
+      requestConfirmationIx(chain.programId, { hash: fromHex(cert.sha256), holder: holder.keypair.publicKey, issuerAuthority: north.keypair.publicKey }),
+    );
+    tx.sign(holder.keypair);
+    const res = await fetch(`${w.server.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [tx.serialize().toString('base64'), { encoding: 'base64' }] }) });
+    expect((await res.json()).error).toBeUndefined();
+    await w.server.chainSync.idle();
+    const req = await waitFor(async () => (await north.client.issuer.requests.query()).find((r) => r.certificate_id === cert.id));
+    expect(req).toMatchObject({ status: 'open', claims: { title: 'Bachelor of Dance' } });
+    expect(await row(cert.id)).toMatchObject({ requested_issuer: north.wallet.address });
+    // Answered once, it is not reopened by the follower's later passes.
+    await north.client.issuer.decline.mutate({ requestId: req.id, reason: 'Not ours.' });
+    await reconcileCertificate(w.server.services, cert.sha256);
+    expect((await north.client.issuer.requests.query()).some((r) => r.certificate_id === cert.id)).toBe(false);
   });
 
   it('declines with a reason the holder reads; nothing on chain; the file is served to the asked institution only while asked', { timeout: 90_000 }, async () => {

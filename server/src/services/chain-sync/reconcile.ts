@@ -2,7 +2,8 @@ import { PublicKey } from '@solana/web3.js';
 import { CertificateStatus, TrustTier, fromHex, type CertificateAccount } from '../../../../shared/program/codec';
 import { ReasonCode, reasonName, reasonText } from '../../../../shared/program/reasons';
 import { claimsWereChecked, parseVerificationDetails, type ConfirmedDetails, type RevokedDetails, type SupersededDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
-import { findBySha256, updateCertificate } from '../../db/certificates';
+import { claimsOf, findBySha256, updateCertificate } from '../../db/certificates';
+import { newId } from '../../lib/ids';
 import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
 
@@ -159,6 +160,31 @@ export function rowUpdateOf(change: RowChange, now: string) {
 }
 
 /**
+ * A holder's request_confirmation sent outside the product (the holder's own signature names the
+ * institution: their consent) becomes an open request in that institution's queue, unless that
+ * institution has already been asked about this certificate (an answered request is not reopened).
+ */
+async function followRequest(svc: Pick<Services, 'db' | 'bus'>, row: CertificateRow, record: CertificateAccount): Promise<boolean> {
+  if (!record.issuer || record.tier === TrustTier.IssuerConfirmed || record.status === CertificateStatus.Revoked) return false;
+  if (!record.holder.equals(new PublicKey(row.holder_wallet)) || row.verification_status === 'revoked' || row.verification_status === 'superseded') return false;
+  const issuer = record.issuer.toBase58();
+  if (row.requested_issuer === issuer) return false;
+  const known = await svc.db.selectFrom('confirmation_request').select('id').where('certificate_id', '=', row.id).where('issuer_authority', '=', issuer).executeTakeFirst();
+  if (known) return false;
+  const now = new Date().toISOString();
+  await svc.db.transaction().execute(async (trx) => {
+    await trx.updateTable('confirmation_request').set({ status: 'withdrawn', decided_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'open').execute();
+    await trx
+      .insertInto('confirmation_request')
+      .values({ id: newId('q_'), certificate_id: row.id, holder_user_id: row.user_id, issuer_authority: issuer, status: 'open', claims: JSON.stringify(claimsOf(row)), request_signature: null, decline_reason: null, created_at: now, decided_at: null, decision_signature: null })
+      .execute();
+    await updateCertificate(trx, row.id, { requested_issuer: issuer, updated_at: now });
+  });
+  svc.bus.publish({ certificate_id: row.id, verification_status: row.verification_status, step: null, step_status: null, updated_at: now });
+  return true;
+}
+
+/**
  * Open confirmation requests of a row the chain decided outside the product's flows: confirmed by the
  * institution asked → confirmed; revoked or superseded → withdrawn (nothing left to confirm).
  */
@@ -186,7 +212,10 @@ export async function reconcileCertificate(svc: Pick<Services, 'chain' | 'db' | 
   const changed: string[] = [];
   for (const row of rows) {
     const change = await chainChange(svc, row, record);
-    if (!change) continue;
+    if (!change) {
+      if (record && (await followRequest(svc, row, record))) changed.push(row.id);
+      continue;
+    }
     const now = new Date().toISOString();
     const updated = await updateCertificate(svc.db, row.id, rowUpdateOf(change, now), { ifUnchangedSince: row.updated_at, ifStatus: row.verification_status });
     if (!updated) continue;
