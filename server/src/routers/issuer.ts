@@ -11,7 +11,8 @@ import { protectedProcedure, router } from '../trpc';
 
 // The institution portal (notes/institutions-design.md). Every wallet-signed step is prepare (here:
 // register, issue, confirm, revoke) → the institution's wallet signs → `submit`. A wallet without an
-// Issuer account on chain is refused (FORBIDDEN) everywhere but `me` and `register`; requests and
+// Issuer account on chain is refused (FORBIDDEN) everywhere but `me`, `register` and `submit` (its
+// registration is its first signed step); requests and
 // certificates of another institution are not found.
 
 /** Signed in and counted against the wallet's institution-action budget (like sign-in). */
