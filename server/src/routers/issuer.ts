@@ -12,8 +12,7 @@ import { protectedProcedure, router } from '../trpc';
 // The institution portal (notes/institutions-design.md). Every wallet-signed step is prepare (here:
 // register, issue, confirm, revoke) → the institution's wallet signs → `submit`. A wallet without an
 // Issuer account on chain is refused (FORBIDDEN) everywhere but `me`, `register` and `submit` (its
-// registration is its first signed step); requests and
-// certificates of another institution are not found.
+// registration is its first signed step); another institution's requests and certificates are not found.
 
 /** Signed in and counted against the wallet's institution-action budget (like sign-in). */
 const limited = protectedProcedure.use(({ ctx, next }) => {
