@@ -100,7 +100,7 @@ describe('permanent copies served read-only at /permanent/:id', () => {
       { uri: links.imageUrl, type: 'image/png' },
       { uri: links.pdfUrl, type: 'application/pdf' },
     ]);
-    expect(meta.attributes).toContainEqual({ trait_type: 'Trust Tier', value: 'Platform verified' });
+    expect(meta.attributes).toContainEqual({ trait_type: 'Trust Tier', value: 'Checked by Attesta only' });
   });
 
   it('renders the badge picture once per institution and tier and serves it as image/png', async () => {
@@ -128,7 +128,7 @@ describe('permanent copies served read-only at /permanent/:id', () => {
     expect(svg).toContain('&quot;/&gt;');
     expect(svg).toContain('&amp; Co');
     expect(svg).not.toContain('\u0007');
-    expect(svg).toContain('Platform verified');
+    expect(svg).toContain('Checked by Attesta only');
     // At most three lines, each within the card (estimated widths), the last cut with … when needed.
     const lines = wrapLines('Massachusetts Institute of Technology, School of Engineering and Applied Sciences, Department of Ocean Engineering', 900 / 42, 3);
     expect(lines).toHaveLength(3);

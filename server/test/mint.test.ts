@@ -101,7 +101,7 @@ describe('mint through the holder wallet', () => {
       'SHA-256': cert.sha256,
       'Record Address': cert.record_address,
       'Verification URL': verifyUrl,
-      'Trust Tier': 'Platform verified',
+      'Trust Tier': 'Checked by Attesta only',
     });
 
     // The picture wallets show: a PNG badge in the permanent store, listed first among the files.
@@ -121,7 +121,7 @@ describe('mint through the holder wallet', () => {
     for (const personal of [HOLDER_NAME, alice.holder.publicKey.toBase58()]) expect(metaText).not.toContain(personal);
     const { text } = await recognizeText(image, { timeoutMs: 60_000 });
     expect(text).toMatch(/Harbor Institute/);
-    expect(text).toMatch(/Platform verified/);
+    expect(text).toMatch(/Checked by Attesta only/);
     expect(text).not.toMatch(/Ada|Lovelace|Marine|Advanced Certificate/i);
     expect(text).not.toContain(alice.holder.publicKey.toBase58().slice(0, 8));
 

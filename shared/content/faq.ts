@@ -28,7 +28,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         id: 'how-verification-works',
         question: 'How does certificate verification work?',
         answer:
-          'When you upload a certificate, the server stores the file, computes its SHA-256 hash and anchors it in the Attesta program on Solana with the status pending. A verification pipeline then re-hashes the stored file against the on-chain hash, checks the PDF (its text must name the title, institution and program; signs of tampering are flagged) and looks the institution up among approved on-chain issuers. The platform key records the result (verified or rejected, with a reason) on chain.',
+          'When you upload a certificate, the server stores the file, computes its SHA-256 hash and anchors it in the Attesta program on Solana with the status pending. A verification pipeline then re-hashes the stored file against the on-chain hash, checks the PDF (its text, as drawn on the page, must name the title, institution and program; signs of tampering are flagged). The platform key records the result (verified or rejected, with a reason) on chain. That is a check by the platform, shown as "Checked by Attesta only" and never as the word of the institution: a certificate is issuer-confirmed only when an approved institution, whose domain is proven, signs its record with its own key, by issuing it to you or by confirming it when you ask.',
       },
       {
         id: 'is-it-free',
@@ -46,7 +46,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         id: 'which-blockchain',
         question: 'Which blockchain does Attesta use?',
         answer:
-          "Attesta runs on Solana. Its own on-chain program, certificates, keeps a registry of issuers and one record per certificate hash: holder, issuer, status, trust tier, timestamps and the NFT mint. A hash can be anchored only once, so nobody can claim a file someone else already holds.",
+          "Attesta runs on Solana. Its own on-chain program, certificates, keeps a registry of issuers and one record per certificate hash: holder, issuer, status, trust tier, timestamps and the NFT mint. A hash has one live record: if someone claims a file that is yours, the institution can still issue it to you, and the earlier claim is shown as superseded, with when and by whom.",
       },
       {
         id: 'file-formats',

@@ -75,7 +75,7 @@ export interface CheckDocumentOptions {
   /**
    * Limits of the reader process that parses the PDF: its heap in MB (default 256), the decoded stream
    * sizes past which it is not read at all (default PDF_STREAM_LIMITS, as at upload) and the wall
-   * clock after which it is terminated (default timeoutMs + 8 s; page images for OCR: ocrTimeoutMs
+   * clock after which it is terminated (default 2 × timeoutMs + 8 s; page images for OCR: ocrTimeoutMs
    * + 8 s). Past any of them: DocumentUnreadableError saying the document is too complex/large.
    */
   limits?: { heapMb?: number; streams?: Partial<PdfStreamLimits>; timeMs?: number };

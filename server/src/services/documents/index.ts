@@ -27,7 +27,8 @@
  * Parsing (pdf-lib, pdfjs text and page images) runs in reader processes (readers.ts; processes, not
  * worker threads: a worker past its heap limit can abort the whole server): at most 2, a queue
  * beyond; each with a 256 MB heap and 1 GB of resident memory, each document with a wall-clock limit
- * (timeoutMs + 8 s for the text, ocrTimeoutMs + 8 s for the page images); past any of them the
+ * (2 × timeoutMs + 8 s for the text, ocrTimeoutMs + 8 s for the page images; the budgets inside
+ * the reader count its CPU time, cpu-clock.ts); past any of them the
  * reader is killed and the document is unreadable (too complex to read). Streams that decode to more
  * than the upload limits (services/files PDF_STREAM_LIMITS: 50 MB, images apart) are refused before
  * any parser decodes them. `closeDocumentReaders()` ends the readers (shutdown).

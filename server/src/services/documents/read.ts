@@ -1,6 +1,7 @@
 // Reading a PDF: its raw bytes, its structure (pdf-lib), its text and, for OCR, its page images
 // (pdfjs). This runs inside a document reader process (readers.ts): parsing a hostile file can take
 // seconds and gigabytes, which there cost a reader that is killed, not the server.
+import { cpuMs, onCpuDeadline } from './cpu-clock.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
@@ -87,7 +88,8 @@ const THIN_TEXT_LETTERS = 10;
 
 /** Reads `bytes`; throws DocumentUnreadableError when it cannot be opened or is too large to read. */
 export async function readPdf(bytes: Uint8Array, opts: ReadOptions, hooks: ReadHooks): Promise<ReadResult> {
-  const deadline = Date.now() + opts.timeoutMs;
+  // Budgets count this reader's CPU time (cpu-clock.ts): a busy machine does not cut a reading short.
+  const deadline = cpuMs() + opts.timeoutMs;
   // Decompression bombs: measured (never held) before pdf-lib or pdfjs decode anything.
   const unlimited = opts.streamLimits.maxDecodedBytes === Infinity && opts.streamLimits.maxImageBytes === Infinity;
   const streams = unlimited ? { over: null } : await measurePdfStreams(bytes, opts.streamLimits);
@@ -98,13 +100,13 @@ export async function readPdf(bytes: Uint8Array, opts: ReadOptions, hooks: ReadH
 
   const signals = new Set<string>(scanRawBytes(bytes));
   // pdf-lib parses every object (yielding between batches); abandon it past the budget.
-  let budget: NodeJS.Timeout | undefined;
+  let stopBudget: (() => void) | undefined;
   const structure = await Promise.race([
     scanStructure(bytes),
     new Promise<string[]>((r) => {
-      budget = setTimeout(() => r(['The PDF is too complex to inspect fully for scripts and attachments.']), opts.timeoutMs);
+      stopBudget = onCpuDeadline(deadline, () => r(['The PDF is too complex to inspect fully for scripts and attachments.']));
     }),
-  ]).finally(() => clearTimeout(budget));
+  ]).finally(() => stopBudget?.());
   for (const s of structure) signals.add(s);
 
   const read = await extractText(bytes, opts, deadline, hooks);
@@ -126,9 +128,9 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
     verbosity: VerbosityLevel.ERRORS,
     ...PDFJS_ASSETS,
   });
-  let timer: NodeJS.Timeout | undefined;
+  let stopTimeout: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DocumentUnreadableError('Reading this PDF took too long. Please upload a simpler export of the certificate.')), Math.max(1, deadline - Date.now()) + 5000);
+    stopTimeout = onCpuDeadline(deadline + 5000, () => reject(new DocumentUnreadableError('Reading this PDF took too long. Please upload a simpler export of the certificate.')));
   });
   try {
     let doc;
@@ -153,7 +155,7 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
     const visibility = noVisibility();
     const claims = (opts.claims ?? []).filter((c) => normaliseText(c));
     let pagesRead = 0;
-    for (let n = 1; n <= Math.min(pageCount, opts.maxPages) && Date.now() < deadline; n++) {
+    for (let n = 1; n <= Math.min(pageCount, opts.maxPages) && cpuMs() < deadline; n++) {
       try {
         const page = await Promise.race([doc.getPage(n), timeout]);
         try {
@@ -161,7 +163,7 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
           const items = content.items.filter((item): item is TextItem => 'str' in item);
           // What of it a person sees: the page drawn with the page objects already loaded. A page that
           // was started gets until shortly before the reader gives up (the deadline + 5 s) to be drawn.
-          const started = Date.now();
+          const started = cpuMs();
           let shown: string[];
           try {
             const v = await visibleText(page, items, Math.min(Math.max(deadline, started) + DRAW_GRACE_MS, deadline + 4500));
@@ -177,7 +179,7 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
             shown = items.map(() => '');
             visibility.notes.push(`Page ${n} could not be drawn (${why}), so its text was not compared.`);
           } finally {
-            visibility.ms += Date.now() - started;
+            visibility.ms += cpuMs() - started;
           }
           items.forEach((item, i) => parts.push(shown[i], item.hasEOL ? '\n' : ' '));
         } finally {
@@ -195,11 +197,11 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
     const text = tidy(parts);
     const result: ReadResult = { text, layerText: tidy(layer), visibility, pageCount, pagesRead, info, dates, signals: [] };
     if (!opts.ocr || pagesRead === 0 || normaliseText(text).replace(/[^\p{L}]/gu, '').length >= THIN_TEXT_LETTERS) return result;
-    clearTimeout(timer); // the images have their own budget (opts.ocr.timeoutMs)
+    stopTimeout?.(); // the images have their own budget (opts.ocr.timeoutMs)
     hooks.phase('images');
     return { ...result, ocr: await pageImages(doc, Math.min(pagesRead, opts.ocr.maxPages), opts.ocr.timeoutMs) };
   } finally {
-    clearTimeout(timer);
+    stopTimeout?.();
     await task.destroy().catch(() => undefined);
   }
 }

@@ -42,7 +42,11 @@ export interface ReaderOptions extends Omit<ReadOptions, 'streamLimits'> {
   streamLimits: PdfStreamLimits;
   /** Heap limit of the reader process for this document (MB). */
   heapMb: number;
-  /** Wall-clock limit of reading (page images for OCR apart) before the reader is killed. Default timeoutMs + 8 s. */
+  /**
+   * Wall-clock limit of reading (page images for OCR apart) before the reader is killed. Default
+   * 2 × timeoutMs + 8 s: the reader's own budgets count its CPU time (cpu-clock.ts), and on a busy
+   * machine its wall clock runs ahead of that; this limit is for a parse that blocks or stalls.
+   */
   timeLimitMs?: number;
 }
 
@@ -133,7 +137,7 @@ class Reader {
       return;
     }
     if (this.job !== job) return;
-    this.arm(job.opts.timeLimitMs ?? job.opts.timeoutMs + SLACK_MS);
+    this.arm(job.opts.timeLimitMs ?? 2 * job.opts.timeoutMs + SLACK_MS);
     this.memoryTimer = setInterval(() => {
       if ((residentMb(this.child.pid) ?? 0) > READER_MAX_RSS_MB) void this.end(new DocumentUnreadableError(UNREADABLE.tooMuchMemory(READER_MAX_RSS_MB)));
     }, 100);

@@ -10,10 +10,17 @@ import type { TrustTierName } from '../../../../shared/constants';
 export const BADGE_SIZE = 1000;
 export const BADGE_CONTENT_TYPE = 'image/png';
 
+// Said so that nobody reads the platform's check as the institution's word: a platform-checked badge
+// names the institution only as what the holder claimed.
 export const TIER_LABELS: Record<TrustTierName, string> = {
   issuer_confirmed: 'Issuer confirmed',
-  platform_verified: 'Platform verified',
+  platform_verified: 'Checked by Attesta only',
   none: 'Not verified',
+};
+const TIER_HEADINGS: Record<TrustTierName, string> = {
+  issuer_confirmed: 'CONFIRMED BY',
+  platform_verified: 'CLAIMED FROM',
+  none: 'CERTIFICATE',
 };
 /** An unknown tier is shown as not verified. */
 const knownTier = (tier: string): TrustTierName => (Object.hasOwn(TIER_LABELS, tier) ? (tier as TrustTierName) : 'none');
@@ -130,7 +137,7 @@ export function badgeSvg({ institution, tier, verifyHost }: BadgeInput): string 
     <circle cx="${S / 2}" cy="330" r="120" fill="none" stroke="${accent}" stroke-width="14"/>
     <circle cx="${S / 2}" cy="330" r="94" fill="${accent}" fill-opacity="0.16"/>
     <path d="M ${S / 2 - 52} 332 L ${S / 2 - 14} 370 L ${S / 2 + 58} 292" fill="none" stroke="${accent}" stroke-width="22" stroke-linecap="round" stroke-linejoin="round"/>
-    <text x="${S / 2}" y="520" font-size="36" letter-spacing="6" fill="${COLORS.muted}">VERIFIED CERTIFICATE</text>
+    <text x="${S / 2}" y="520" font-size="36" letter-spacing="6" fill="${COLORS.muted}">${TIER_HEADINGS[knownTier(tier)]}</text>
     ${instLines}
     <rect x="${(S - pillWidth) / 2}" y="808" width="${pillWidth}" height="72" rx="36" fill="${accent}" fill-opacity="0.18" stroke="${accent}" stroke-width="3"/>
     <text x="${S / 2}" y="858" font-size="40" font-weight="bold" fill="${accent}">${xmlText(label)}</text>

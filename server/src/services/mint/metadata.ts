@@ -41,6 +41,12 @@ export interface NftMetadataInput {
   imageUrl: string;
 }
 
+/** Whose word the record carries, in words no reader takes for more than it is. */
+function checkedBy(cert: Pick<CertificateRow, 'institution_name' | 'tier'>): string {
+  if (cert.tier === 'issuer_confirmed') return `Confirmed by ${cert.institution_name}: its own key signed the record.`;
+  return `Checked by Attesta only (the file's text names these claims), not confirmed by ${cert.institution_name}.`;
+}
+
 /**
  * The NFT's off-chain metadata (Metaplex JSON standard: what wallets and marketplaces read).
  * Deterministic — no timestamps, no mint address — so a retried prepare produces the same bytes and
@@ -53,7 +59,7 @@ export function nftMetadataJson({ cert, verifyUrl, pdfUrl, imageUrl }: NftMetada
     symbol: CERTIFICATE_SYMBOL,
     description:
       `${cert.title} — ${cert.program_name}, ${cert.institution_name}, issued ${cert.issue_date}. ` +
-      `Verified by Attesta: the document's SHA-256 is anchored on Solana in the certificate record ${cert.record_address}. ` +
+      `${checkedBy(cert)} The document's SHA-256 is anchored on Solana in the certificate record ${cert.record_address}. ` +
       `This token is soulbound (non-transferable). The record on chain says whether it is still valid.`,
     image: imageUrl,
     external_url: verifyUrl,

@@ -122,6 +122,13 @@ export function VerdictSummary({ verdict }: { verdict: VerdictDto }) {
   );
 }
 
+/** ", example.edu, domain proven" (or "not proven now"): whether the institution proved the domain it registered. */
+function institutionDomain(issuer: VerdictDto['issuer'], inList = false): string {
+  if (!issuer?.domain) return '';
+  const proof = issuer.domain_proven ? 'domain proven' : 'domain not proven now';
+  return inList ? `, ${issuer.domain}, ${proof}` : ` (${issuer.domain}, ${proof})`;
+}
+
 export function ChainVerdict({ verdict }: { verdict: VerdictDto }) {
   const mode = verdict.chain?.mode ?? 'embedded';
   const rpcUrl = useClusterInfo().data?.rpcUrl;
@@ -134,9 +141,13 @@ export function ChainVerdict({ verdict }: { verdict: VerdictDto }) {
   // The tier only counts for a verified record; otherwise the verdict's own status says why none applies.
   let tierTone: Tone = statusTone;
   let tierText: string;
-  if (verified && verdict.tier === 'issuer_confirmed') tierText = 'Issuer confirmed: the issuing institution signed this certificate on chain.';
-  else if (verified && verdict.tier === 'platform_verified') tierText = 'Platform verified: Attesta checked the document against what the holder claimed; the institution has not confirmed it.';
-  else if (verified) {
+  if (verified && verdict.tier === 'issuer_confirmed') {
+    tierText = `Issuer confirmed: ${issuer?.name ?? 'the issuing institution'}${institutionDomain(issuer)} signed this record on chain with its own key.`;
+  } else if (verified && verdict.tier === 'platform_verified') {
+    // Never to be mistaken for the institution's word: what the platform checked, and what it did not.
+    const claimed = verdict.certificate?.institution_name;
+    tierText = `Checked by Attesta only, not confirmed by ${claimed ?? 'the institution'}: the file is intact and its text names the claimed title, institution and program. Ask the holder to request confirmation from the institution.`;
+  } else if (verified) {
     tierTone = 'warn';
     tierText = 'No trust tier is recorded.';
   } else if (status === 'pending') tierText = 'None yet: the certificate is not verified.';
@@ -161,7 +172,7 @@ export function ChainVerdict({ verdict }: { verdict: VerdictDto }) {
       issuerText = `${name} issued this file to another wallet.`;
     } else if (confirmedByIssuer) {
       issuerTone = 'pass';
-      issuerText = `${name} (approved issuer) confirmed this certificate on chain.`;
+      issuerText = `${name} (approved issuer${institutionDomain(issuer, true)}) confirmed this certificate on chain.`;
     } else if (verdict.tier === 'issuer_confirmed') {
       // Confirmed once; the record's status (revoked, expired) is what counts now.
       issuerText = `${name} (approved issuer) confirmed this certificate on chain; it is ${status} now.`;
@@ -225,6 +236,7 @@ export function ChainVerdict({ verdict }: { verdict: VerdictDto }) {
       </Step>
       <Step testId="step-status" tone={statusTone} title={`Status: ${STATUS_TEXT[status] ?? status}`}>
         {!verified && verdictReason(verdict) && <p className="break-words">{verdictReason(verdict)}</p>}
+        {verified && verdict.note && <p className="break-words" data-testid="verdict-note">{verdict.note}</p>}
       </Step>
       <Step testId="step-tier" tone={tierTone} title="Trust tier">
         {tierText}

@@ -1,0 +1,287 @@
+// The embedded chain's accounts: which of them LiteSVM holds (a bounded working set over the
+// `chain_account` table), and reads of every account. Kept apart from EmbeddedChain, which runs
+// transactions: this is the bookkeeping of where each account's truth is (LiteSVM or the committed row).
+import { address, lamports as kitLamports } from '@solana/kit';
+import type { Kysely } from 'kysely';
+import type { LiteSVM } from 'litesvm';
+import type { Database } from '../../db/schema';
+import { after, type AccountReader, type AccountRow } from './embedded-account-reader';
+import type { AccountSnapshot } from './types';
+
+/**
+ * How many persisted accounts LiteSVM holds at once (the working set). Transactions name their
+ * accounts, which are loaded from `chain_account` before they run; past this the least recently used
+ * are removed from LiteSVM (never one a transaction is using, nor one whose write the database has not
+ * committed yet). Every timestamp update (`tick`) copies LiteSVM's whole account map, so this also
+ * bounds the per-transaction cost.
+ */
+export const WORKING_SET_ACCOUNTS = 4096;
+/** Account reads (verdicts, JSON-RPC) are cached up to this many entries, least recently used out first. */
+const READ_CACHE_ACCOUNTS = 50_000;
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';
+
+const sameAccount = (a: AccountSnapshot | null, r: AccountRow | undefined) =>
+  !a || a.lamports === 0n ? !r : !!r && r.owner === a.owner && r.lamports === a.lamports.toString() && Buffer.from(a.data).equals(Buffer.from(r.data));
+
+/**
+ * The accounts LiteSVM holds (at most `limit` persisted ones, least recently used out) and reads of
+ * every account, from LiteSVM or from the committed row.
+ *
+ * `resident`: the persisted accounts LiteSVM holds (in least-recently-used order). For those LiteSVM
+ * is the truth (it can be ahead of the database while a caller's DB transaction is open); for every
+ * other account the committed `chain_account` row is, and LiteSVM holds nothing for it. LiteSVM's own
+ * accounts (programs, sysvars, builtins) are never persisted and never evicted.
+ * `pins`: accounts a transaction is loading, running or persisting: never evicted.
+ * `unconfirmed`: accounts written in a caller's DB transaction, not evicted until the committed row
+ * matches LiteSVM (`confirm`): evicting one earlier would lose the write, or load a stale row back.
+ */
+export class EmbeddedAccounts {
+  private resident = new Map<string, true>();
+  private pins = new Map<string, number>();
+  private unconfirmed = new Set<string>();
+
+  // Reads are served from a cache that every state change in this process invalidates exactly
+  // (transactions, undo, airdrop: the accounts they write): LiteSVM is only ever changed through
+  // EmbeddedChain and this class.
+  private cache = new Map<string, AccountSnapshot | null>();
+  private version = 0;
+
+  private confirming: Promise<void> | null = null;
+  private confirmDelayMs = 20;
+  private closed = false;
+
+  /** `limit`: how many persisted accounts LiteSVM holds at once (WORKING_SET_ACCOUNTS by default). */
+  constructor(
+    private readonly svm: LiteSVM,
+    private readonly reader: AccountReader,
+    private readonly limit: number,
+  ) {}
+
+  /** A number that changes whenever any account may have changed (ChainService.stateVersion). */
+  stateVersion() {
+    return this.version;
+  }
+
+  /** `keys` changed (or may have): a new state version, their cached reads dropped. */
+  changed(keys: Iterable<string> = []) {
+    this.version++;
+    for (const k of keys) this.cache.delete(k);
+  }
+
+  /** LiteSVM's current state of `pubkey` (a resident account, or one of LiteSVM's own). */
+  snapshot(pubkey: string): AccountSnapshot | null {
+    const a = this.svm.getAccount(address(pubkey));
+    if (!a.exists) return null;
+    return { pubkey, owner: a.programAddress, lamports: a.lamports, data: a.data, executable: a.executable };
+  }
+
+  private static fromRow(r: AccountRow): AccountSnapshot {
+    return { pubkey: r.pubkey, owner: r.owner, lamports: BigInt(r.lamports), data: r.data, executable: false };
+  }
+
+  private remember(pubkey: string, v: AccountSnapshot | null) {
+    if (this.cache.size >= READ_CACHE_ACCOUNTS) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(pubkey, v);
+  }
+
+  /** The current state of an account; synchronous when it is cached, resident or read from SQLite. */
+  read(pubkey: string): AccountSnapshot | null | Promise<AccountSnapshot | null> {
+    const hit = this.cache.get(pubkey);
+    if (hit !== undefined) {
+      this.cache.delete(pubkey); // most recently used last
+      this.cache.set(pubkey, hit);
+      return hit;
+    }
+    if (this.resident.has(pubkey)) {
+      const v = this.snapshot(pubkey);
+      this.remember(pubkey, v);
+      return v;
+    }
+    // Not resident: LiteSVM holds it only if it is one of its own (sysvars change every slot: not cached).
+    const own = this.snapshot(pubkey);
+    if (own) return own;
+    const version = this.version;
+    return after(this.reader.rows([pubkey]), (rows) => {
+      // A transaction loaded it meanwhile (and may have changed it): LiteSVM has the truth.
+      if (this.resident.has(pubkey)) return this.snapshot(pubkey);
+      const r = rows.get(pubkey);
+      const v = r ? EmbeddedAccounts.fromRow(r) : null;
+      if (this.version === version) this.remember(pubkey, v);
+      return v;
+    });
+  }
+
+  /**
+   * Keys of the accounts `owner` may own now whose data starts with `tag`: the committed rows' (from
+   * the database's (owner, first 8 bytes) index), plus every account written but not committed yet
+   * (a caller's open DB transaction) or being written. Each is to be read at its current state.
+   */
+  async keysOwnedBy(owner: string, tag: Uint8Array): Promise<Set<string>> {
+    const keys = new Set(await this.reader.keysByOwner(owner, tag));
+    for (const k of this.unconfirmed) keys.add(k);
+    for (const k of this.pins.keys()) keys.add(k);
+    return keys;
+  }
+
+  /** Every account `owner` owns, at its current state: the committed rows, with the accounts LiteSVM is ahead on read from it. */
+  async ownedBy(owner: string): Promise<AccountSnapshot[]> {
+    const out = new Map<string, AccountSnapshot | null>();
+    for (const r of await this.reader.rowsByOwner(owner)) out.set(r.pubkey, this.resident.has(r.pubkey) ? this.snapshot(r.pubkey) : EmbeddedAccounts.fromRow(r));
+    for (const k of [...this.unconfirmed, ...this.pins.keys()]) if (!out.has(k) && this.resident.has(k)) out.set(k, this.snapshot(k));
+    return [...out.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, a]) => a)
+      .filter((a): a is AccountSnapshot => !!a && a.owner === owner);
+  }
+
+  private pin(keys: string[]) {
+    for (const k of keys) this.pins.set(k, (this.pins.get(k) ?? 0) + 1);
+  }
+
+  private unpin(keys: string[]) {
+    for (const k of keys) {
+      const n = (this.pins.get(k) ?? 1) - 1;
+      if (n) this.pins.set(k, n);
+      else this.pins.delete(k);
+    }
+  }
+
+  private touch(pubkey: string) {
+    this.resident.delete(pubkey);
+    this.resident.set(pubkey, true);
+  }
+
+  /** Loads those of `keys` LiteSVM does not hold from their committed rows (`db`: the caller's transaction, PostgreSQL). */
+  private load(keys: string[], db?: Kysely<Database>): void | Promise<void> {
+    const missing: string[] = [];
+    for (const k of keys) {
+      if (this.resident.has(k)) this.touch(k);
+      else missing.push(k);
+    }
+    if (!missing.length) return;
+    return after(this.reader.rows(missing, db), (rows) => {
+      for (const k of missing) {
+        if (this.resident.has(k)) continue; // loaded meanwhile by another transaction: LiteSVM is ahead
+        const r = rows.get(k);
+        if (!r) continue; // never persisted: absent, or one of LiteSVM's own
+        this.svm.setAccount({
+          address: address(k),
+          programAddress: address(r.owner),
+          lamports: kitLamports(BigInt(r.lamports)),
+          data: new Uint8Array(r.data),
+          executable: false,
+          space: BigInt(r.data.length),
+        });
+        this.touch(k);
+      }
+    });
+  }
+
+  /**
+   * Runs `fn` with `keys` loaded into LiteSVM and kept there (pinned) until it settles; then trims the
+   * working set. `keys` are pinned before the load, so none can be evicted between its read and `fn`.
+   */
+  async withLoaded<T>(keys: string[], db: Kysely<Database> | undefined, fn: () => T | Promise<T>): Promise<T> {
+    this.pin(keys);
+    try {
+      const loading = this.load(keys, db);
+      if (loading) await loading;
+      return await fn();
+    } finally {
+      this.unpin(keys);
+      this.trim();
+    }
+  }
+
+  /** A transaction wrote `keys` (they are loaded): LiteSVM now answers for them. */
+  written(keys: string[]) {
+    for (const k of keys) this.touch(k);
+    this.changed(keys);
+  }
+
+  /** `keys` were written in a caller's DB transaction: LiteSVM keeps them until the database has committed them. */
+  holdUntilCommitted(keys: string[]) {
+    for (const k of keys) this.unconfirmed.add(k);
+  }
+
+  /**
+   * Puts an account back as it was before a transaction (undo). It stays in LiteSVM until the committed
+   * row matches (after the caller's rollback it does at once).
+   */
+  putBack(pubkey: string, snap: AccountSnapshot | null) {
+    this.svm.setAccount({
+      address: address(pubkey),
+      programAddress: address(snap?.owner ?? SYSTEM_PROGRAM),
+      lamports: kitLamports(snap?.lamports ?? 0n),
+      data: snap?.data ?? new Uint8Array(0),
+      executable: snap?.executable ?? false,
+      space: BigInt(snap?.data.length ?? 0),
+    });
+    this.touch(pubkey);
+    this.unconfirmed.add(pubkey);
+    this.changed([pubkey]);
+    this.scheduleConfirm();
+  }
+
+  /** Evicts least recently used accounts past the working set (not pinned, not awaiting their commit). */
+  private trim() {
+    if (this.unconfirmed.size) this.scheduleConfirm();
+    if (this.resident.size <= this.limit) return;
+    const target = Math.floor(this.limit * 0.9);
+    for (const k of this.resident.keys()) {
+      if (this.resident.size <= target) break;
+      if (this.pins.has(k) || this.unconfirmed.has(k)) continue;
+      this.resident.delete(k);
+      const a = this.svm.getAccount(address(k));
+      // Never one of LiteSVM's own (a program or sysvar is never written by a transaction; this is a guard).
+      if (a.exists && (a.executable || a.programAddress === SYSVAR_OWNER)) continue;
+      // Zero lamports: LiteSVM removes the account. Reads now come from the row, which holds the same state.
+      if (a.exists) this.svm.setAccount({ address: address(k), programAddress: address(SYSTEM_PROGRAM), lamports: kitLamports(0n), data: new Uint8Array(0), executable: false, space: 0n });
+      this.cache.delete(k);
+    }
+  }
+
+  /** Soon: drops from `unconfirmed` the accounts whose committed row now matches LiteSVM. */
+  private scheduleConfirm() {
+    if (this.confirming) return;
+    this.confirming = new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        void this.confirm()
+          .catch((e) => console.warn('embedded chain: could not check committed accounts', e))
+          .finally(() => {
+            this.confirming = null;
+            resolve();
+            if (this.unconfirmed.size) this.scheduleConfirm();
+          });
+      }, this.confirmDelayMs);
+      t.unref();
+    });
+  }
+
+  private async confirm() {
+    if (this.closed) return this.unconfirmed.clear();
+    const keys = [...this.unconfirmed].slice(0, 1000);
+    const rows = await this.reader.rows(keys);
+    let confirmed = 0;
+    for (const k of keys) {
+      if (this.pins.has(k)) continue; // being written again
+      if (sameAccount(this.snapshot(k), rows.get(k))) {
+        this.unconfirmed.delete(k);
+        confirmed++;
+      }
+    }
+    // Still open (a long caller transaction): look again less often.
+    this.confirmDelayMs = confirmed ? 20 : Math.min(this.confirmDelayMs * 2, 2000);
+  }
+
+  /** What LiteSVM holds (tests and benchmarks). */
+  stats() {
+    return { resident: this.resident.size, pinned: this.pins.size, unconfirmed: this.unconfirmed.size, cached: this.cache.size, limit: this.limit };
+  }
+
+  close() {
+    this.closed = true;
+    this.reader.close();
+  }
+}
