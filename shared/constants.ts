@@ -47,3 +47,6 @@ export const MESSAGES = {
   signInMessageMismatch: 'The signed message does not match the sign-in request.',
   notSignedIn: 'Please connect your wallet to continue.',
 } as const;
+
+/** The program's longest Issuer name, in UTF-8 bytes (programs/certificates SPEC.md; shared/program/codec.ts re-exports it). */
+export const MAX_ISSUER_NAME = 64;

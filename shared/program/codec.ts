@@ -1,4 +1,5 @@
 import { PublicKey } from '@solana/web3.js';
+import { MAX_ISSUER_NAME } from '../constants';
 import { accountDiscriminator } from './discriminators';
 
 // Decoders from raw account bytes, no Anchor: for light clients (CLI, browser) and for tests
@@ -14,7 +15,8 @@ export const TrustTier = { None: 0, PlatformVerified: 1, IssuerConfirmed: 2 } as
 export type TrustTier = (typeof TrustTier)[keyof typeof TrustTier];
 
 export const MAX_VERIFIERS = 4;
-export const MAX_ISSUER_NAME = 64;
+// Defined with the app's constants: the registration form validates it without loading this codec (@solana/web3.js).
+export { MAX_ISSUER_NAME };
 export const MAX_ISSUER_URI = 128;
 
 export const REGISTRY_LEN = 210;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ISSUER_NAME } from '../program/codec';
+import { MAX_ISSUER_NAME } from '../constants';
 import { certificateDetails } from './certificate';
 import { certificateId, formDataInput, solanaAddress, uploadedFile } from './common';
 

@@ -34,6 +34,8 @@ export const ROUTES: { route: string; modules: string[]; budget?: Budget }[] = [
   { route: '/certificates/create', modules: ['layouts/SignedInLayout.tsx', 'features/certificates/CreateCertificatePage.tsx'], budget: 'signedIn' },
   { route: '/certificates/:id', modules: ['layouts/SignedInLayout.tsx', 'features/certificates/CertificateDetailPage.tsx'], budget: 'signedIn' },
   { route: '/profile', modules: ['layouts/SignedInLayout.tsx', 'features/profile/ProfilePage.tsx'], budget: 'signedIn' },
+  { route: '/institution', modules: ['layouts/SignedInLayout.tsx', 'features/institutions/InstitutionPage.tsx'], budget: 'signedIn' },
+  { route: '/operator', modules: ['layouts/SignedInLayout.tsx', 'features/operator/OperatorPage.tsx'], budget: 'signedIn' },
 ];
 
 // Signing code that must never reach a verifier's page.

@@ -24,6 +24,8 @@ const CertificatesPage = lazy(() => import('../features/certificates/Certificate
 const CreateCertificatePage = lazy(() => import('../features/certificates/CreateCertificatePage'));
 const CertificateDetailPage = lazy(() => import('../features/certificates/CertificateDetailPage'));
 const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
+const InstitutionPage = lazy(() => import('../features/institutions/InstitutionPage'));
+const OperatorPage = lazy(() => import('../features/operator/OperatorPage'));
 
 /**
  * The route table. Declarative routes (BrowserRouter, main.tsx) rather than a data router: the app has
@@ -59,6 +61,8 @@ export function AppRoutes() {
             <Route path="certificates/create" element={<CreateCertificatePage />} />
             <Route path="certificates/:id" element={<CertificateDetailPage />} />
             <Route path="profile" element={<ProfilePage />} />
+            <Route path="institution" element={<InstitutionPage />} />
+            <Route path="operator" element={<OperatorPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

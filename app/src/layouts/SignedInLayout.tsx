@@ -2,7 +2,7 @@
 // a top bar with a menu below 768 px. The wallet provider is mounted here (and on /login) only.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { FileText, LayoutDashboard, Loader2, LogOut, SearchCheck, ShieldCheck, User } from 'lucide-react';
+import { Building2, FileText, LayoutDashboard, Loader2, LogOut, SearchCheck, ShieldCheck, User, UserCog } from 'lucide-react';
 import {
   Sidebar,
   SidebarContent,
@@ -30,11 +30,16 @@ const NAV = [
   { to: '/certificates', label: 'Certificates', icon: FileText },
   { to: '/verification', label: 'Verification', icon: SearchCheck },
   { to: '/profile', label: 'Profile', icon: User },
+  // Every signed-in wallet: an institution's portal, or where to register one.
+  { to: '/institution', label: 'Institution', icon: Building2 },
 ];
+/** Only for wallets listed as operators (auth.me roles). */
+const OPERATOR_NAV = { to: '/operator', label: 'Operator', icon: UserCog };
 
 function AppSidebar() {
   const { pathname } = useLocation();
-  const { user } = useAuth();
+  const { user, roles } = useAuth();
+  const nav = roles.operator ? [...NAV, OPERATOR_NAV] : NAV;
   const { disconnectAndLogout, disconnecting } = useWalletSession();
   const { isMobile, setOpenMobile } = useSidebar();
   const navigate = useNavigate();
@@ -67,7 +72,7 @@ function AppSidebar() {
           <SidebarGroupContent>
             <nav aria-label="Main navigation">
             <SidebarMenu>
-              {NAV.map(({ to, label, icon: Icon }) => {
+              {nav.map(({ to, label, icon: Icon }) => {
                 const active = pathname === to || pathname.startsWith(`${to}/`);
                 return (
                   <SidebarMenuItem key={to}>

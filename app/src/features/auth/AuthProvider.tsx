@@ -14,6 +14,8 @@ export interface AuthState {
   isLoading: boolean;
   isAuthenticated: boolean;
   walletAddress: string | null;
+  /** What the wallet is besides a holder (auth.me): an institution (on-chain Issuer account), an operator. */
+  roles: { issuer: boolean; operator: boolean };
   /** Proves ownership of `address` with a wallet signature and opens a server session. */
   login: (address: string, signMessage: (message: Uint8Array) => Promise<Uint8Array>) => Promise<UserDto>;
   logout: () => Promise<void>;
@@ -37,6 +39,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [meOptions.queryKey],
   );
   const user = (me.data ?? null) as UserDto | null;
+  const roles = (me.data as { roles?: { issuer: boolean; operator: boolean } } | null | undefined)?.roles;
   const nonce = useMutation(trpc.auth.nonce.mutationOptions());
   const signIn = useMutation(trpc.auth.signIn.mutationOptions());
   const signOut = useMutation(trpc.auth.signOut.mutationOptions());
@@ -71,6 +74,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const signedIn = 'user' in result ? result.user : result;
         localStorage.setItem(WALLET_ADDRESS_KEY, signedIn.wallet_address);
         setUser(signedIn);
+        // auth.me also says the wallet's roles (institution, operator), which sign-in does not.
+        void queryClient.invalidateQueries({ queryKey: meOptions.queryKey });
         // Everything cached before belonged to nobody or to someone else.
         await queryClient.invalidateQueries({ predicate: notMe });
         toast.success('Successfully connected', { description: "You've successfully connected your wallet." });
@@ -82,7 +87,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         throw error;
       }
     },
-    [nonce, signIn, setUser, queryClient, notMe],
+    [nonce, signIn, setUser, queryClient, notMe, meOptions.queryKey],
   );
 
   const logout = useCallback(async () => {
@@ -111,11 +116,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isLoading: me.isPending,
       isAuthenticated: !!user,
       walletAddress: user?.wallet_address ?? null,
+      roles: { issuer: !!roles?.issuer, operator: !!roles?.operator },
       login,
       logout,
       updateUserProfile,
     }),
-    [user, me.isPending, login, logout, updateUserProfile],
+    [user, roles?.issuer, roles?.operator, me.isPending, login, logout, updateUserProfile],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

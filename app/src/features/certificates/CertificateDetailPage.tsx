@@ -9,6 +9,7 @@ import { CertificateFacts } from './components/CertificateFacts';
 import { CertificateHeader } from './components/CertificateHeader';
 import { CertificateNotFound } from './components/CertificateNotFound';
 import { CertificatePreview } from './components/CertificatePreview';
+import { ConfirmationRequestPanel } from './components/ConfirmationRequestPanel';
 import { MintPanel } from './components/MintPanel';
 import { PermanentStoragePanel } from './components/PermanentStoragePanel';
 import { ShareCard } from './components/ShareCard';
@@ -81,6 +82,7 @@ export default function CertificateDetailPage() {
             running={live.running}
             onRunStarted={live.runStarted}
           />
+          <ConfirmationRequestPanel certificate={c} />
           <MintPanel certificate={c} rpcUrl={rpcUrl} />
           <PermanentStoragePanel arweaveUrl={c.arweave_url} />
           <ShareCard certificate={c} link={link} />

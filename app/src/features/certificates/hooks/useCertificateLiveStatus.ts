@@ -72,6 +72,8 @@ export function useCertificateLiveStatus(id: string) {
       queryClient.invalidateQueries(trpc.certificate.attempts.pathFilter()),
       queryClient.invalidateQueries(trpc.certificate.list.pathFilter()),
       queryClient.invalidateQueries(trpc.certificate.stats.pathFilter()),
+      // A confirmation request's state (open, declined with the reason, confirmed): ConfirmationRequestPanel.
+      queryClient.invalidateQueries(trpc.certificate.issuersFor.pathFilter()),
     ]);
 
   useSubscription(

@@ -1,0 +1,281 @@
+// Institutions in the product (issue 14) in a real browser against the real server (embedded chain,
+// HTTP cache on): an institution registers and proves its domain (a real DNS server on loopback,
+// server/test/net-peers/dns.ts, the product's resolver pointed at it), the operator approves it, it
+// issues a certificate to a holder who sees it issuer-confirmed; the holder asks it to confirm a
+// certificate of their own and it confirms, the holder's page turning confirmed live. Screenshots of
+// the portal, the console and the holder's request; axe-core on each.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startDnsServer } from '../../server/test/net-peers/dns';
+import { seriousViolations } from './helpers/axe';
+import { screenshot, watchErrors } from './helpers/browser';
+import { describeE2E } from './helpers/e2e';
+import { certificatePdf, tempDir, type CertificateClaims } from './helpers/fixtures';
+import { fillCertificateForm } from './helpers/forms';
+import { visible } from './helpers/pw';
+import { newDevKeypair, signInWithDevWallet } from './helpers/wallet';
+
+const SETTLE_MS = 90_000;
+const DOMAIN = 'northfield.test';
+const INSTITUTION = 'Northfield University';
+const HOLDER = 'Grace Hopper';
+const today = new Date().toISOString().slice(0, 10);
+const issuedClaims: CertificateClaims = { title: 'Master of Engineering', institution_name: INSTITUTION, program_name: 'Systems Engineering', issue_date: today, holder: HOLDER };
+const ownClaims: CertificateClaims = { title: 'Bachelor of Science', institution_name: INSTITUTION, program_name: 'Mathematics', issue_date: today, holder: HOLDER };
+const declinedClaims: CertificateClaims = { title: 'Diploma in Statistics', institution_name: INSTITUTION, program_name: 'Statistics', issue_date: today, holder: HOLDER };
+const DECLINE_REASON = 'Our records show no such diploma for this holder.';
+
+const dns = await startDnsServer();
+const institutionKey = newDevKeypair();
+const operatorKey = newDevKeypair();
+const holderKey = newDevKeypair();
+
+describeE2E(
+  'institutions: portal, operator console and confirmation requests in a real browser',
+  {
+    env: {
+      ATTESTA_OPERATOR_WALLETS: operatorKey.publicKey.toBase58(),
+      ATTESTA_DNS_SERVERS: dns.server,
+      ATTESTA_DOMAIN_PROOF_TIMEOUT_MS: '2000',
+    },
+    dismissDevNotice: true,
+  },
+  (e2e) => {
+    let institution: Page;
+    let operator: Page;
+    let holder: Page;
+    const errors: string[][] = [];
+    let filesDir = '';
+    let issuedPdf = '';
+    let ownPdf = '';
+    let declinedPdf = '';
+    const a11y: Record<string, unknown[]> = {};
+
+    async function toast(p: Page, title: string, timeout = 30_000) {
+      try {
+        await p.locator('[data-sonner-toast]').filter({ hasText: title }).first().waitFor({ timeout });
+      } catch (e) {
+        const shown = await p.locator('[data-sonner-toast]').allTextContents().catch(() => []);
+        throw new Error(`No '${title}' toast; showing: ${JSON.stringify(shown)}`, { cause: e });
+      }
+    }
+
+    async function signedIn(key: ReturnType<typeof newDevKeypair>) {
+      const context = await e2e.context({ devWallet: key });
+      const page = await context.newPage();
+      errors.push(watchErrors(page));
+      await signInWithDevWallet(page);
+      return page;
+    }
+
+    beforeAll(async () => {
+      filesDir = tempDir();
+      issuedPdf = path.join(filesDir, 'master-of-engineering.pdf');
+      ownPdf = path.join(filesDir, 'bachelor-of-science.pdf');
+      fs.writeFileSync(issuedPdf, await certificatePdf(issuedClaims));
+      fs.writeFileSync(ownPdf, await certificatePdf(ownClaims));
+      declinedPdf = path.join(filesDir, 'diploma-in-statistics.pdf');
+      fs.writeFileSync(declinedPdf, await certificatePdf(declinedClaims));
+      institution = await signedIn(institutionKey);
+      operator = await signedIn(operatorKey);
+      holder = await signedIn(holderKey);
+    }, 120_000);
+
+    afterAll(async () => {
+      await dns.close();
+      if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
+    });
+
+    it('the institution registers: its wallet signs, it is pending and is told what to publish', async () => {
+      const p = institution;
+      await p.getByRole('link', { name: 'Institution', exact: true }).click();
+      await p.waitForURL('**/institution');
+      await visible(p.getByRole('heading', { name: 'Register your institution' }));
+      // Validation says what to fix.
+      await p.getByRole('button', { name: 'Register institution' }).click();
+      await visible(p.getByText('The institution’s name is required'));
+      await visible(p.getByText('The institution’s domain is required'));
+      await screenshot(p, 'inst-01-register-validation');
+      a11y['register'] = await seriousViolations(p);
+      await p.getByLabel('Institution name').fill(INSTITUTION);
+      await p.getByLabel('Domain', { exact: true }).fill(DOMAIN);
+      await p.getByRole('button', { name: 'Register institution' }).click();
+      await toast(p, 'Institution Registered');
+      await visible(p.getByRole('heading', { name: INSTITUTION, level: 1 }));
+      await expect.poll(() => p.getByTestId('issuer-status').first().getAttribute('data-status')).toBe('pending');
+      await visible(p.getByText(`_attesta.${DOMAIN}`));
+      await visible(p.getByText(`attesta-issuer=${institutionKey.publicKey.toBase58()}`));
+      await visible(p.getByText('Issuing opens once your domain is proven'));
+    });
+
+    it('proves its domain by a DNS TXT record: Check now shows what each method found', async () => {
+      const p = institution;
+      await p.getByRole('button', { name: 'Check now' }).click();
+      await toast(p, 'Domain Not Proven');
+      await expect.poll(() => p.getByTestId('proof-status').textContent()).toBe('Not proven');
+      dns.zone.txt.set(`_attesta.${DOMAIN}`, [`attesta-issuer=${institutionKey.publicKey.toBase58()}`]);
+      await p.getByRole('button', { name: 'Check now' }).click();
+      await toast(p, 'Domain Proven');
+      await expect.poll(() => p.getByTestId('proof-status').textContent()).toBe('Proven');
+      await screenshot(p, 'inst-02-portal-pending-proven');
+      a11y['portal-pending'] = await seriousViolations(p);
+    });
+
+    it('the operator sees it pending with its proof and approves it; the audit log says so', async () => {
+      const p = operator;
+      await p.getByRole('link', { name: 'Operator' }).click();
+      await p.waitForURL('**/operator');
+      const row = p.getByTestId('issuer-row').filter({ hasText: INSTITUTION });
+      await visible(row);
+      await expect.poll(() => row.getByTestId('proof-status').textContent()).toBe('Proven');
+      await row.getByRole('button', { name: `Approve ${INSTITUTION}` }).click();
+      await toast(p, 'Institution Approved');
+      await expect.poll(() => row.getByTestId('issuer-status').getAttribute('data-status')).toBe('approved');
+      await visible(p.getByTestId('audit-row').filter({ hasText: 'operator.approve' }));
+      await visible(p.getByTestId('audit-row').filter({ hasText: 'issuer.register' }));
+      // A fraud revocation needs its note.
+      await p.getByRole('button', { name: 'Revoke for fraud' }).click();
+      await visible(p.getByText('A certificate ID is required'));
+      await visible(p.getByText('A note is required: say what the fraud is'));
+      await screenshot(p, 'inst-03-operator-console');
+      a11y['operator'] = await seriousViolations(p);
+    });
+
+    it('a holder who is no operator has no console in the sidebar', async () => {
+      await holder.goto('/dashboard');
+      await visible(holder.getByRole('link', { name: 'Institution', exact: true }));
+      expect(await holder.getByRole('link', { name: 'Operator' }).count()).toBe(0);
+    });
+
+    it('the approved institution issues a certificate to the holder (after a reload, the HTTP cache on)', async () => {
+      const p = institution;
+      await p.reload();
+      await expect.poll(() => p.getByTestId('issuer-status').first().getAttribute('data-status'), { timeout: 15_000 }).toBe('approved');
+      await p.getByRole('button', { name: 'Issue certificate' }).click();
+      await visible(p.getByText('A certificate file (PDF or image) is required'));
+      await p.getByLabel('Certificate title').fill(issuedClaims.title);
+      await p.getByLabel('Program', { exact: true }).fill(issuedClaims.program_name);
+      await p.getByLabel('Issue date').fill(issuedClaims.issue_date);
+      await p.getByLabel('Holder’s wallet address').fill(holderKey.publicKey.toBase58());
+      await p.locator('input[type=file]').setInputFiles(issuedPdf);
+      await visible(p.getByText('master-of-engineering.pdf'));
+      await p.getByRole('button', { name: 'Issue certificate' }).click();
+      await toast(p, 'Certificate Issued');
+      const issued = p.getByTestId('issued-row').filter({ hasText: issuedClaims.title });
+      await visible(issued);
+      await visible(issued.getByRole('link', { name: /Public view/ }));
+      await screenshot(p, 'inst-04-portal-issued');
+      a11y['portal-approved'] = await seriousViolations(p);
+    });
+
+    it('the holder sees it in their list at once, confirmed by the institution', async () => {
+      const p = holder;
+      await p.goto('/certificates');
+      await p.getByText(issuedClaims.title).first().click();
+      await p.waitForURL(/\/certificates\/[^/]+$/);
+      await visible(p.getByTestId('confirmation-panel'));
+      await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 15_000 }).toContain('Confirmed by the institution');
+    });
+
+    it('the holder asks the institution to confirm their own upload; it confirms; the page turns confirmed live', async () => {
+      const p = holder;
+      await fillCertificateForm(p, ownClaims, ownPdf);
+      await toast(p, 'Certificate Created');
+      await p.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 15_000 });
+      await p.locator('main').getByText(/^Verified$/).first().waitFor({ timeout: SETTLE_MS });
+      const panel = p.getByTestId('confirmation-panel');
+      await visible(panel.getByRole('button', { name: 'Request confirmation' }));
+      await expect.poll(() => panel.getByLabel('Institution', { exact: true }).locator('option').first().textContent()).toContain(INSTITUTION);
+      // Consent is required.
+      await panel.getByRole('button', { name: 'Request confirmation' }).click();
+      await visible(panel.getByText('Consent to share the file with the institution to send the request.'));
+      await panel.getByLabel(/I consent to share/).check();
+      await screenshot(p, 'inst-05-holder-request');
+      a11y['holder-request'] = await seriousViolations(p);
+      await panel.getByRole('button', { name: 'Request confirmation' }).click();
+      await toast(p, 'Confirmation Requested');
+      await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 15_000 }).toContain('Request open');
+
+      // The institution's queue: the request, its file, confirm (the wallet signs).
+      const q = institution;
+      await q.goto('/institution');
+      const request = q.getByTestId('request-row').filter({ hasText: ownClaims.title });
+      await visible(request, 20_000);
+      await visible(request.getByRole('link', { name: /Open file/ }));
+      await screenshot(q, 'inst-06-portal-queue');
+      await request.getByRole('button', { name: 'Confirm' }).click();
+      await toast(q, 'Certificate Confirmed');
+
+      // The holder's open page (no reload) follows.
+      await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 20_000 }).toContain('Confirmed by the institution');
+      await screenshot(p, 'inst-07-holder-confirmed');
+      await visible(q.getByTestId('issued-row').filter({ hasText: ownClaims.title }));
+    });
+
+    it('the institution declines another request with a reason the holder reads live; then revokes a certificate it issued', async () => {
+      const p = holder;
+      await fillCertificateForm(p, declinedClaims, declinedPdf);
+      await toast(p, 'Certificate Created');
+      await p.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 15_000 });
+      await p.locator('main').getByText(/^Verified$/).first().waitFor({ timeout: SETTLE_MS });
+      const panel = p.getByTestId('confirmation-panel');
+      await panel.getByLabel(/I consent to share/).check();
+      await panel.getByRole('button', { name: 'Request confirmation' }).click();
+      await toast(p, 'Confirmation Requested');
+
+      const q = institution;
+      await q.goto('/institution');
+      const request = q.getByTestId('request-row').filter({ hasText: declinedClaims.title });
+      await visible(request, 20_000);
+      await request.getByRole('button', { name: 'Decline' }).click();
+      await request.getByRole('button', { name: 'Decline request' }).click();
+      await visible(request.getByText('Say why you decline (the holder reads it)'));
+      await request.getByLabel(/Reason/).fill(DECLINE_REASON);
+      await request.getByRole('button', { name: 'Decline request' }).click();
+      await toast(q, 'Request Declined');
+      await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 20_000 }).toContain(DECLINE_REASON);
+      // The holder may ask again.
+      await visible(panel.getByRole('button', { name: 'Request confirmation' }));
+      await screenshot(p, 'inst-08-holder-declined');
+
+      // Revoke, with a reason and a note: the list says revoked.
+      const issued = q.getByTestId('issued-row').filter({ hasText: issuedClaims.title });
+      await issued.getByRole('button', { name: /Revoke/ }).click();
+      const dialog = q.getByRole('dialog');
+      await visible(dialog.getByText('This cannot be undone.', { exact: false }));
+      await dialog.getByLabel('Reason').selectOption('revoked_superseded');
+      await dialog.getByLabel(/Note/).fill('Replaced by the corrected diploma.');
+      await screenshot(q, 'inst-09-revoke-dialog', { fullPage: false });
+      a11y['revoke-dialog'] = await seriousViolations(q);
+      await dialog.getByRole('button', { name: 'Revoke certificate' }).click();
+      await toast(q, 'Certificate Revoked');
+      await expect.poll(() => issued.getByTestId('status-badge').getAttribute('data-status'), { timeout: 15_000 }).toBe('revoked');
+      await visible(issued.getByText('Replaced by the corrected diploma.'));
+      await q.getByLabel('Status filter').selectOption('revoked');
+      await expect.poll(() => q.getByTestId('issued-row').count()).toBe(1);
+    });
+
+    it('the portal and the console fit a phone screen (no sideways scrolling)', async () => {
+      for (const [p, url, name] of [
+        [institution, '/institution', 'inst-10-portal-mobile'],
+        [operator, '/operator', 'inst-11-operator-mobile'],
+      ] as const) {
+        await p.setViewportSize({ width: 390, height: 844 });
+        await p.goto(url);
+        await visible(p.getByRole('heading', { level: 1 }));
+        await p.waitForLoadState('networkidle');
+        expect(await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), url).toBeLessThanOrEqual(0);
+        await screenshot(p, name);
+        a11y[name] = await seriousViolations(p);
+      }
+    });
+
+    it('has no page errors and no serious or critical axe-core violations', () => {
+      expect(errors.flat()).toEqual([]);
+      const bad = Object.entries(a11y).filter(([, v]) => v.length);
+      expect(bad, JSON.stringify(bad, null, 2)).toEqual([]);
+    });
+  },
+);
