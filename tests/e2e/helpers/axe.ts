@@ -27,8 +27,18 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+    // And keep it at rest while axe runs (a second or more on a busy machine): a transition that starts
+    // meanwhile (a toast timing out and fading) ends at once instead of being measured halfway. A
+    // constructed style sheet, since the page's CSP (style-src 'self') refuses inline <style>.
+    const still = new CSSStyleSheet();
+    still.replaceSync('*, *::before, *::after { transition-duration: 0s !important; transition-delay: 0s !important; animation-duration: 0s !important; animation-delay: 0s !important; }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, still];
+    try {
+      const r = await axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+    } finally {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== still);
+    }
   });
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

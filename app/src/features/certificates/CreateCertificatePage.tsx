@@ -19,6 +19,7 @@ import { postTrpcForm } from './lib/upload';
 import { trpc } from '../../lib/trpc';
 import { lazyResolver } from '../../lib/lazy-resolver';
 import type { CreateCertificateFormValues } from './lib/create-form';
+import { CERTIFICATE_FILE_ACCEPT, extensionOf } from './lib/files';
 
 type Stage = 'idle' | 'uploading' | 'converting' | 'processing' | 'success' | 'error';
 
@@ -26,7 +27,6 @@ type FormValues = CreateCertificateFormValues;
 
 const validation = lazyResolver<FormValues>(() => import('./lib/create-form').then((m) => m.createCertificateResolver));
 
-const ACCEPT = '.pdf,.jpg,.jpeg,.png,.webp,application/pdf,image/jpeg,image/png,image/webp';
 const STAGE_TEXT: Record<Stage, string> = {
   idle: '',
   uploading: 'Uploading certificate...',
@@ -39,10 +39,6 @@ const STAGE_TEXT: Record<Stage, string> = {
 const TICK_MS = 200;
 const TICK_STEP = 5;
 const PROGRESS_CAP = 95;
-
-function extensionOf(name: string) {
-  return name.split('.').pop()?.toLowerCase() ?? '';
-}
 
 export default function CreateCertificatePage() {
   const navigate = useNavigate();
@@ -237,7 +233,7 @@ export default function CreateCertificatePage() {
                   </div>
                 ) : (
                   <FileDropZone
-                    accept={ACCEPT}
+                    accept={CERTIFICATE_FILE_ACCEPT}
                     label="Certificate file"
                     invalid={!!errors.certificate_file}
                     describedBy={errors.certificate_file ? 'certificate_file-error' : 'certificate_file-hint'}

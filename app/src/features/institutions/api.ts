@@ -1,5 +1,7 @@
 // Steps an institution's (or a holder's) wallet signs, as the mint does (mint/api.ts): the server
 // prepares the transaction (the platform pays), the wallet signs the prepared bytes, the server submits.
+import { useQueryClient } from '@tanstack/react-query';
+import { trpc } from '../../lib/trpc';
 import { fromBase64, toBase64 } from '../mint/api';
 import type { WalletSessionValue } from '../wallet/WalletSession';
 
@@ -19,4 +21,10 @@ export async function signPrepared<T>(wallet: Pick<WalletSessionValue, 'waitForS
 
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** After a signed step: refetch everything the portal shows (issuer.*) and the session (auth.me). */
+export function useRefreshInstitution() {
+  const queryClient = useQueryClient();
+  return () => Promise.all([queryClient.invalidateQueries(trpc.issuer.pathFilter()), queryClient.invalidateQueries(trpc.auth.me.pathFilter())]);
 }

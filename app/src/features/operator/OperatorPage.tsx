@@ -16,8 +16,8 @@ import { trpc, trpcClient } from '../../lib/trpc';
 import { useAuth } from '../auth/AuthProvider';
 import { PageHeader } from '../certificates/components/PageHeader';
 import { DomainProof, IssuerStatusBadge } from '../institutions/components/IssuerProof';
+import { NATIVE_SELECT_CLASS } from '../../components/ui/native-select';
 
-const SELECT = 'h-9 rounded-md border border-input bg-transparent px-3 text-sm shadow-xs';
 const AUDIT_PAGE = 20;
 
 function errorMessage(e: unknown) {
@@ -53,7 +53,7 @@ function IssuersCard() {
           </CardTitle>
           <CardDescription>Pending first. Approval needs a proven domain.</CardDescription>
         </div>
-        <select aria-label="Institution status filter" className={SELECT} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+        <select aria-label="Institution status filter" className={NATIVE_SELECT_CLASS} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
           <option value="all">All statuses</option>
           <option value="pending">Pending</option>
           <option value="approved">Approved</option>
