@@ -46,7 +46,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         id: 'which-blockchain',
         question: 'Which blockchain does Attesta use?',
         answer:
-          "Attesta runs on Solana. Its own on-chain program, certificates, keeps a registry of issuers and one record per certificate hash: holder, issuer, status, trust tier, timestamps and the NFT mint. A hash has one live record: if someone claims a file that is yours, the institution can still issue it to you, and the earlier claim is shown as superseded, with when and by whom.",
+          "Attesta runs on Solana. Its own on-chain program, certificates, keeps a registry of issuers and one record per certificate hash: holder, issuer, status, trust tier, timestamps and the NFT mint. A hash has one live record: if someone claims a file that is yours, the institution can still issue it to you, and the earlier claim is shown as superseded, with the date and the institution that issued the file.",
       },
       {
         id: 'file-formats',

@@ -60,10 +60,21 @@ describeE2E('API keys and the API page in a real browser', {}, (e2e) => {
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.code).toBe('not_found');
 
+    // Every operation the server documents under /api/v1 is a card (the institutions' endpoints included).
+    const spec = (await (await fetch(`${e2e.server.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.entries(spec.paths)
+      .filter(([path]) => path.startsWith('/api/v1/'))
+      .flatMap(([path, ops]) => Object.keys(ops).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(operations).toContain('POST /api/v1/issuer/certificates');
+    expect(operations.length).toBeGreaterThanOrEqual(17);
+
     const page = await e2e.page();
     await page.goto('/api');
     const cards = page.locator('[data-testid="api-endpoint"]');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="api-endpoint"]').length === 10);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="api-endpoint"]').length === n, operations.length);
+    await page.getByPlaceholder(/search/i).fill('/api/v1/issuer/requests');
+    await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(1);
+    await page.getByPlaceholder(/search/i).fill('');
     await page.getByRole('tab', { name: 'Authentication' }).click();
     await expect.poll(() => cards.count()).toBe(3);
     await page.getByRole('tab', { name: 'NFT Minting' }).click();
