@@ -3,7 +3,6 @@
 // issue-to-visible and confirm-to-visible times (prepare → the wallet signs → submit → the holder sees it). The server runs in a
 // child process (as `npm start` would), the load generator here, over loopback with keep-alive.
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import type { AppRouter } from '../src/router';
 import { startDnsServer } from '../test/net-peers/dns';
-import { serverArgs } from './load';
+import { loadGenerator, serverArgs } from './load';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -171,30 +170,9 @@ for (let i = 0; i <= INSTITUTION_RUNS; i++) {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-function get(p: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    http
-      .get({ host: '127.0.0.1', port, path: p, agent }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`HTTP ${res.statusCode} for ${p}`))));
-      })
-      .on('error', reject);
-  });
-}
-async function load(p: string) {
-  const end0 = performance.now() + 500; // warm-up
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (performance.now() < end0) await get(p); }));
-  const lat: number[] = [];
-  const start = performance.now();
-  const end = start + DURATION_MS;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => { while (performance.now() < end) lat.push(await get(p)); }));
-  const secs = (performance.now() - start) / 1000;
-  lat.sort((a, b) => a - b);
-  const q = (x: number) => lat[Math.min(lat.length - 1, Math.floor(x * lat.length))];
-  return { rps: lat.length / secs, p50: q(0.5), p99: q(0.99), n: lat.length };
-}
+// The closed-loop generator scale.bench.ts uses too: CONCURRENCY keep-alive connections, 500 ms warm-up.
+const gen = loadGenerator(port, CONCURRENCY);
+const load = (p: string) => gen.load(() => p, { durationMs: DURATION_MS });
 
 const ceiling = await load('/healthz');
 const trpcTrivial = await load('/trpc/health');
@@ -228,6 +206,6 @@ console.log(
 );
 const ok = ratio >= 0.5 && rest.p99 < 20 && sortedCreate[Math.floor(sortedCreate.length / 2)] < 1000 && median(issueTimes) < 1000 && median(confirmTimes) < 1000;
 console.log(ok ? 'targets: met' : 'targets: NOT met');
-agent.destroy();
+gen.close();
 cleanup();
 process.exit(0);

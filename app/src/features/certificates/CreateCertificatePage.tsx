@@ -6,7 +6,7 @@ import { useForm, Controller } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../lib/toast';
 import { ArrowLeft, CheckCircle2, FileText, Loader2, Upload, X, XCircle } from 'lucide-react';
-import { CERTIFICATE_FILE_EXTENSIONS, CERTIFICATE_MAX_BYTES, MESSAGES } from '../../../../shared/constants';
+import { MESSAGES } from '../../../../shared/constants';
 import type { CertificateDto } from '../../../../shared/schemas/dto';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -19,7 +19,7 @@ import { postTrpcForm } from './lib/upload';
 import { trpc } from '../../lib/trpc';
 import { lazyResolver } from '../../lib/lazy-resolver';
 import type { CreateCertificateFormValues } from './lib/create-form';
-import { CERTIFICATE_FILE_ACCEPT, extensionOf } from './lib/files';
+import { CERTIFICATE_FILE_ACCEPT, certificateFileProblem, extensionOf } from './lib/files';
 
 type Stage = 'idle' | 'uploading' | 'converting' | 'processing' | 'success' | 'error';
 
@@ -128,13 +128,9 @@ export default function CreateCertificatePage() {
   }
 
   function pickFile(next: File, onChange: (f: File | null) => void) {
-    const ext = extensionOf(next.name);
-    if (!(CERTIFICATE_FILE_EXTENSIONS as readonly string[]).includes(ext)) {
-      setError('certificate_file', { message: 'Unsupported file type. Use PDF, JPG, JPEG, PNG or WEBP.' });
-      return;
-    }
-    if (next.size > CERTIFICATE_MAX_BYTES) {
-      setError('certificate_file', { message: `The file is larger than ${CERTIFICATE_MAX_BYTES / 1024 / 1024} MB.` });
+    const problem = certificateFileProblem(next);
+    if (problem) {
+      setError('certificate_file', { message: problem });
       return;
     }
     clearErrors('certificate_file');

@@ -3,7 +3,6 @@
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { FileText, Loader2, Send } from 'lucide-react';
-import { CERTIFICATE_FILE_EXTENSIONS, CERTIFICATE_MAX_BYTES } from '../../../../../shared/constants';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
@@ -19,7 +18,7 @@ import { errorMessage, signPrepared, useRefreshInstitution, type Prepared } from
 import type { IssueFormValues } from '../lib/forms';
 import { FieldError } from './FieldError';
 import type { IssuerView } from './IssuerProof';
-import { CERTIFICATE_FILE_ACCEPT, extensionOf } from '../../certificates/lib/files';
+import { CERTIFICATE_FILE_ACCEPT, certificateFileProblem } from '../../certificates/lib/files';
 
 const issueValidation = lazyResolver<IssueFormValues>(() => import('../lib/forms').then((m) => m.issueResolver));
 
@@ -66,12 +65,9 @@ export function IssueCard({ me }: { me: IssuerView }) {
   }
 
   function pickFile(next: File, onChange: (f: File | null) => void) {
-    if (!(CERTIFICATE_FILE_EXTENSIONS as readonly string[]).includes(extensionOf(next.name))) {
-      setError('certificate_file', { message: 'Unsupported file type. Use PDF, JPG, JPEG, PNG or WEBP.' });
-      return;
-    }
-    if (next.size > CERTIFICATE_MAX_BYTES) {
-      setError('certificate_file', { message: `The file is larger than ${CERTIFICATE_MAX_BYTES / 1024 / 1024} MB.` });
+    const problem = certificateFileProblem(next);
+    if (problem) {
+      setError('certificate_file', { message: problem });
       return;
     }
     clearErrors('certificate_file');
