@@ -4,19 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { newestMtime } from '../scripts/newest-mtime.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const built = path.join(root, 'app/dist/index.html');
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else newest = Math.max(newest, fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
 
 const sources = ['app/src', 'app/public', 'shared'].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
 // The build's configuration counts as a source too (chunking, preload settings).

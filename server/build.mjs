@@ -10,20 +10,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { newestMtime } from '../scripts/newest-mtime.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'dist/server');
 const entries = { main: 'server/src/main.ts', reader: 'server/src/services/documents/reader.ts' };
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else newest = Math.max(newest, fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
 
 function isStale() {
   const built = Object.keys(entries).map((name) => path.join(out, `${name}.mjs`));

@@ -6,6 +6,7 @@ import type { UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { verificationUrl } from '../certificates/dto';
+import { preparedTxColumns } from '../wallet-tx';
 import { BADGE_CONTENT_TYPE, renderBadgePng } from './badge';
 import { fitOnchainName, mintTxSize, nftMetadataJson } from './metadata';
 import { mintOriginProblem } from './origin';
@@ -72,13 +73,7 @@ export async function prepareMint(ctx: MintContext, user: UserRow, id: string): 
       user_id: user.id,
       holder_wallet: prepared.signer,
       mint_address: mint.publicKey.toBase58(),
-      message: prepared.message,
-      message_sha256: prepared.messageSha256,
-      signature: prepared.signature,
-      signed_transaction: null,
-      blockhash: prepared.blockhash,
-      last_valid_block_height: prepared.lastValidBlockHeight,
-      expires_at: prepared.expiresAt,
+      ...preparedTxColumns(prepared),
       metadata_url: metaCopy.url,
       pdf_url: pdfCopy.url,
       status: 'prepared',

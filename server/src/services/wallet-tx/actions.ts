@@ -6,6 +6,7 @@ import { fail } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { ChainError } from '../chain';
 import type { Services } from '../index';
+import { preparedTxColumns } from './index';
 
 // The prepared wallet transactions of institutions and holders (register, issue, request, confirm,
 // revoke), kept in `wallet_action` like the mint keeps `mint_attempt`: prepare stores the exact message,
@@ -96,13 +97,7 @@ export async function prepareAction(
         signer: prepared.signer,
         certificate_id: p.certificateId ?? null,
         request_id: p.requestId ?? null,
-        message: prepared.message,
-        message_sha256: prepared.messageSha256,
-        signature: prepared.signature,
-        signed_transaction: null,
-        blockhash: prepared.blockhash,
-        last_valid_block_height: prepared.lastValidBlockHeight,
-        expires_at: prepared.expiresAt,
+        ...preparedTxColumns(prepared),
         status: 'prepared',
         error: null,
         payload: JSON.stringify(p.payload),

@@ -32,6 +32,22 @@ export interface PreparedWalletTransaction {
   transaction: string;
 }
 
+/**
+ * The columns every attempt row (mint_attempt, wallet_action) keeps of a prepared transaction: what
+ * submit checks the wallet's returned message against, and when it expires.
+ */
+export function preparedTxColumns(p: PreparedWalletTransaction) {
+  return {
+    message: p.message,
+    message_sha256: p.messageSha256,
+    signature: p.signature,
+    signed_transaction: null,
+    blockhash: p.blockhash,
+    last_valid_block_height: p.lastValidBlockHeight,
+    expires_at: p.expiresAt,
+  };
+}
+
 /** A wallet's returned transaction, split into the signed message and its signatures. */
 export interface SignedWalletTransaction {
   tx: Transaction;
