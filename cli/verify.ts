@@ -151,7 +151,7 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
   // Tier.
   const tierDetail =
     cert.tier === TrustTier.IssuerConfirmed ? 'issuer_confirmed: the issuer itself issued or confirmed this certificate.'
-      : cert.tier === TrustTier.PlatformVerified ? 'platform_verified: checked by the platform; the issuer has not confirmed it on chain.'
+      : cert.tier === TrustTier.PlatformVerified ? 'platform_verified: checked by Attesta only (the file is intact and its text names the claimed title, institution, program and holder); the issuer has not confirmed it on chain.'
         : 'none: no positive verdict.';
   steps.push({ step: 'tier', result: cert.tier === TrustTier.None ? 'info' : 'pass', detail: tierDetail });
 

@@ -40,6 +40,8 @@ export const MESSAGES = {
     "We couldn't find a certificate with the ID you provided. Please check the ID and try again",
   alreadyRegisteredByOther: 'This certificate file has already been registered by another wallet.',
   alreadyAdded: 'You have already added this certificate file.',
+  /** Certificate creation without a profile name: the document check looks for the holder's name. */
+  profileNameRequired: 'Add your full name on the Profile page before adding a certificate: the check looks for it in the document.',
   signatureMismatch: 'Signature does not match the address',
   signInExpired: 'This sign-in request has expired. Please try again.',
   signInUsed: 'This sign-in request was already used.',

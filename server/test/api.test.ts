@@ -8,12 +8,12 @@ import sharp from 'sharp';
 import { MESSAGES } from '../../shared/constants';
 import { isPostgres } from '../src/db';
 import type { Server } from '../src/app';
-import { certForm, footprint, makeClient, makeImage, makePdf, newWallet, signIn, startTestServer, tmpDataDir, waitFor } from './helpers';
+import { certForm, footprint, makeClient, makeImage, makePdf, newWallet, signIn, startTestServer, TEST_HOLDER_NAME, tmpDataDir, waitFor } from './helpers';
 import { renderCertificateImage } from '../src/services/ocr/test-fixtures';
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const claims = { title: 'Master of Arts', institution_name: 'Northwind University', program_name: 'Medieval History', issue_date: '2024-05-01' };
-const goodPdf = () => makePdf(['Northwind University', 'Master of Arts', 'Medieval History', 'awarded to Test Holder']);
+const goodPdf = (holder?: string) => makePdf(['Northwind University', 'Master of Arts', 'Medieval History'], { holder });
 
 async function rejects(p: Promise<unknown>): Promise<TRPCClientError<never>> {
   try {
@@ -226,7 +226,7 @@ describe('certificates', () => {
     await signIn(c);
     for (const kind of ['png', 'webp'] as const) {
       // The PNG shows the claimed text (checked by OCR); the WEBP is a pattern with no text at all.
-      const img = kind === 'png' ? await renderCertificateImage([claims.title, claims.institution_name, claims.program_name]) : await makeImage(kind);
+      const img = kind === 'png' ? await renderCertificateImage([claims.title, claims.institution_name, claims.program_name, `awarded to ${TEST_HOLDER_NAME}`]) : await makeImage(kind);
       const cert = await c.client.certificate.create.mutate(certForm(claims, { bytes: img, name: `scan.${kind}`, type: `image/${kind}` }));
       expect(cert.original_sha256).toBe(sha(img));
       expect(cert.sha256).not.toBe(cert.original_sha256);
@@ -455,7 +455,7 @@ describe('public verification', () => {
     const c = makeClient(server.url);
     await signIn(c);
     await c.client.profile.update.mutate({ full_name: 'Grace Hopper', email: 'grace@example.com' });
-    const pdf = await goodPdf();
+    const pdf = await goodPdf('Grace Hopper');
     const cert = await c.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'g.pdf' }));
     await waitFor(async () => (await c.client.certificate.byId.query({ id: cert.id })).verification_status === 'verified');
 

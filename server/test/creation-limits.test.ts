@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
 import { TokenBuckets } from '../src/lib/rate-limit';
-import { footprint, makePdf, newWallet, startTestServer, tmpDataDir } from './helpers';
+import { footprint, makePdf, nameWallet, newWallet, startTestServer, tmpDataDir } from './helpers';
 
 const DAY_MS = 24 * 60 * 60_000;
 const claims = { title: 'Certificate of Completion', institution_name: 'Quota College', program_name: 'Budgeting', issue_date: '2025-06-01' };
@@ -43,6 +43,7 @@ async function holder(server: Server, wallet = newWallet()): Promise<Holder> {
   const userId = (await res.json()).result.data.user.id;
   const rn = await (await post('/api/v1/auth/nonce', { wallet_address: wallet.address })).json();
   const rc = await (await post('/api/v1/auth/connect', { wallet_address: wallet.address, message: rn.message, signature: wallet.sign(rn.message) })).json();
+  await nameWallet(server.url, wallet);
   return { wallet, cookie, token: rc.token, userId };
 }
 

@@ -64,18 +64,36 @@ export function newWallet() {
   return { address: bs58.encode(kp.publicKey), secretKey: kp.secretKey, sign: (msg: string) => bs58.encode(nacl.sign.detached(new TextEncoder().encode(msg), kp.secretKey)) };
 }
 
-export async function signIn(c: ReturnType<typeof makeClient>, wallet = newWallet()) {
+/** The profile name `signIn` gives a test holder; `makePdf` writes it on every certificate it makes. */
+export const TEST_HOLDER_NAME = 'Alex Tester';
+
+/**
+ * Signs a wallet in and, as a holder does before adding a certificate, sets its profile name
+ * (`name: null` leaves the new user without one).
+ */
+export async function signIn(c: ReturnType<typeof makeClient>, wallet = newWallet(), opts: { name?: string | null } = {}) {
   const { message } = await c.client.auth.nonce.mutate({ address: wallet.address });
-  const { user } = await c.client.auth.signIn.mutate({ address: wallet.address, message, signature: wallet.sign(message) });
+  let { user } = await c.client.auth.signIn.mutate({ address: wallet.address, message, signature: wallet.sign(message) });
+  const name = opts.name === undefined ? TEST_HOLDER_NAME : opts.name;
+  if (name !== null && user.full_name !== name) user = { ...user, ...(await c.client.profile.update.mutate({ full_name: name })) };
   return { wallet, user };
 }
 
-export async function makePdf(lines: string[], opts: { extra?: string } = {}): Promise<Uint8Array> {
+/**
+ * Gives `wallet`'s user a profile name as the web app does (signed in on its own session): for tests
+ * whose holder otherwise signs in elsewhere (REST connect, raw tRPC requests).
+ */
+export async function nameWallet(baseUrl: string, wallet: ReturnType<typeof newWallet>, name = TEST_HOLDER_NAME) {
+  await signIn(makeClient(baseUrl), wallet, { name });
+}
+
+/** A one-page certificate PDF with `lines`, awarded to `holder` (the test holder by default), plus a unique reference. */
+export async function makePdf(lines: string[], opts: { extra?: string; holder?: string } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([842, 595]);
   let y = 520;
-  for (const l of [...lines, opts.extra ?? `ref ${Math.random().toString(36).slice(2)}`]) {
+  for (const l of [...lines, opts.extra ?? `Awarded to ${opts.holder ?? TEST_HOLDER_NAME}, ref ${Math.random().toString(36).slice(2)}`]) {
     page.drawText(l, { x: 60, y, size: 20, font });
     y -= 40;
   }

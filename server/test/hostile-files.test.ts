@@ -8,7 +8,7 @@ import path from 'node:path';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
-import { certForm, footprint, makeClient, makePdf, newWallet, startTestServer, tmpDataDir } from './helpers';
+import { certForm, footprint, makeClient, makePdf, nameWallet, newWallet, startTestServer, tmpDataDir, TEST_HOLDER_NAME } from './helpers';
 import * as H from './hostile-support/files';
 
 let server: Server;
@@ -23,11 +23,13 @@ beforeAll(async () => {
   const w = newWallet();
   const { message } = await browser.client.auth.nonce.mutate({ address: w.address });
   await browser.client.auth.signIn.mutate({ address: w.address, message, signature: w.sign(message) });
+  await browser.client.profile.update.mutate({ full_name: TEST_HOLDER_NAME });
   // A second holder on REST (bearer connect token), like an integration would use it.
   const rw = newWallet();
   const n = await (await post('/api/v1/auth/nonce', { wallet_address: rw.address })).json();
   const c = await (await post('/api/v1/auth/connect', { wallet_address: rw.address, message: n.message, signature: rw.sign(n.message) })).json();
   restToken = c.token;
+  await nameWallet(server.url, rw);
   expect(restToken).toBeTruthy();
   global.gc?.();
   rssBefore = process.memoryUsage().rss;

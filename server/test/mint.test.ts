@@ -22,8 +22,7 @@ beforeAll(async () => {
   const dir = tmpDataDir();
   dirs.push(dir);
   server = await startTestServer(dir);
-  alice = await holderBrowser(server);
-  await alice.client.profile.update.mutate({ full_name: HOLDER_NAME });
+  alice = await holderBrowser(server, HOLDER_NAME);
 }, 60_000);
 afterAll(async () => {
   await closeOcr();

@@ -130,7 +130,7 @@ export const DOCUMENTATION_SECTIONS: DocSection[] = [
         bullets: [
           'Create: the file is checked by its bytes (type, size, parse), images are converted to PDF, the file is stored, its SHA-256 is computed and anchored on chain as pending.',
           'hash_verification: the stored file re-hashes to the on-chain hash, and the record belongs to the holder.',
-          'Document checks: the PDF parses; its text names the claimed title, institution and program; tamper signals (incremental updates, edited-after-created dates, producer mismatch, embedded scripts or files) are flagged.',
+          'Document checks: the PDF parses; its text names the claimed title, institution and program and the holder (the full name on their profile, which they set before adding a certificate); tamper signals (incremental updates, edited-after-created dates, producer mismatch, embedded scripts or files) are flagged.',
           'issuer_verification: the institution is an approved on-chain issuer; if it issued or confirmed this hash the tier is issuer-confirmed, otherwise platform-verified.',
           'The platform key records verified or rejected, with a reason, on chain. Each step is a verification log entry; jobs survive restarts.',
         ],

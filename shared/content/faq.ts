@@ -28,7 +28,7 @@ export const FAQ_CATEGORIES: FaqCategory[] = [
         id: 'how-verification-works',
         question: 'How does certificate verification work?',
         answer:
-          'When you upload a certificate, the server stores the file, computes its SHA-256 hash and anchors it in the Attesta program on Solana with the status pending. A verification pipeline then re-hashes the stored file against the on-chain hash, checks the PDF (its text, as drawn on the page, must name the title, institution and program; signs of tampering are flagged). The platform key records the result (verified or rejected, with a reason) on chain. That is a check by the platform, shown as "Checked by Attesta only" and never as the word of the institution: a certificate is issuer-confirmed only when an approved institution, whose domain is proven, signs its record with its own key, by issuing it to you or by confirming it when you ask.',
+          'When you upload a certificate, the server stores the file, computes its SHA-256 hash and anchors it in the Attesta program on Solana with the status pending. A verification pipeline then re-hashes the stored file against the on-chain hash, checks the PDF (its text, as drawn on the page, must name the title, institution and program and you, by the full name on your profile; signs of tampering are flagged). The platform key records the result (verified or rejected, with a reason) on chain. That is a check by the platform, shown as "Checked by Attesta only" and never as the word of the institution: a certificate is issuer-confirmed only when an approved institution, whose domain is proven, signs its record with its own key, by issuing it to you or by confirming it when you ask.',
       },
       {
         id: 'is-it-free',

@@ -23,6 +23,8 @@ export interface VerdictDetails {
   issuer?: { authority: string; name: string | null } | null;
   /** True when the document's text was read and matched the claim. */
   content_checked?: boolean;
+  /** The holder's name the document's text was found to name (their profile name at the time). */
+  holder_name?: string;
   tamper_signals?: string[];
   /** Rejected: the step that decided it. */
   step?: string;
@@ -151,4 +153,9 @@ export function parseVerificationDetails(text: string | null): VerificationDetai
   if (!d || typeof d !== 'object' || Array.isArray(d)) return { kind: 'verdict', reason: String(text) };
   const o = d as Record<string, unknown>;
   return { ...o, kind: detailsKind(o) } as VerificationDetailsDto;
+}
+
+/** The holder's name a verified verdict found in the document's text, if the check looked for one. */
+export function checkedHolderName(d: VerificationDetailsDto | null): string | null {
+  return d?.kind === 'verdict' && d.reason_code === 0 && typeof d.holder_name === 'string' && d.holder_name ? d.holder_name : null;
 }

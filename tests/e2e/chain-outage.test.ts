@@ -83,6 +83,7 @@ describeE2E('chain outage during verification (server on an RPC chain)', {}, (e2
     const signature = bs58.encode(nacl.sign.detached(new TextEncoder().encode(message), wallet.secretKey));
     await call('auth.signIn', { address, message, signature }, 'POST');
     expect(cookie).toMatch(/^attesta_session=./);
+    await call('profile.update', { full_name: claims.holder }, 'POST');
 
     page = await e2e.page({ baseURL: b.url, session: cookie.slice('attesta_session='.length) });
     errors = watchErrors(page);

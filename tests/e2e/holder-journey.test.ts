@@ -121,8 +121,15 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     await checkA11y(page, 'dashboard');
   });
 
-  it('validates and saves the profile', async () => {
-    await page.goto('/profile');
+  it('asks for the full name before a certificate is added, then validates and saves the profile', async () => {
+    // A new wallet has no name yet: the check looks for it in the document, so the form asks first.
+    await page.goto('/certificates/create');
+    await visible(page.getByTestId('profile-name-needed'));
+    expect(await page.getByTestId('profile-name-needed').textContent()).toContain('Add your full name first');
+    expect(await page.getByRole('button', { name: 'Create Certificate' }).isDisabled()).toBe(true);
+    await screenshot(page, '04a-create-needs-name');
+    await page.getByRole('link', { name: 'Go to Profile' }).click();
+    await page.waitForURL('**/profile');
     await visible(page.getByRole('heading', { name: 'Your Profile' }));
     await visible(page.getByText('Manage your personal information and wallet'));
     await page.getByLabel('Full Name').fill('');
@@ -147,6 +154,9 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
 
   it('shows the create form validation messages', async () => {
     await page.goto('/certificates/create');
+    // With the name saved, the form says it is compared with the document too.
+    await visible(page.getByText(`and your name (${HOLDER}), with the document`));
+    expect(await page.getByTestId('profile-name-needed').count()).toBe(0);
     await page.getByLabel('Issue Date').fill('');
     await page.getByRole('button', { name: 'Create Certificate' }).click();
     for (const m of ['Title is required', 'Institution name is required', 'Program name is required', 'Issue date is required', 'Certificate file is required']) {

@@ -13,7 +13,7 @@ import { seriousViolations } from './helpers/axe';
 import { screenshot, watchErrors } from './helpers/browser';
 import { describeE2E } from './helpers/e2e';
 import { certificatePdf, tempDir, type CertificateClaims } from './helpers/fixtures';
-import { fillCertificateForm } from './helpers/forms';
+import { fillCertificateForm, setProfileName } from './helpers/forms';
 import { visible } from './helpers/pw';
 import { newDevKeypair, signInWithDevWallet } from './helpers/wallet';
 
@@ -81,6 +81,7 @@ describeE2E(
       institution = await signedIn(institutionKey);
       operator = await signedIn(operatorKey);
       holder = await signedIn(holderKey);
+      await setProfileName(holder, HOLDER);
     }, 120_000);
 
     afterAll(async () => {

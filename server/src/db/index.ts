@@ -16,6 +16,7 @@ import * as m0009 from './migrations/2026-11-22T1400-fair-queue';
 import * as m0010 from './migrations/2026-11-22T1500-scale-indexes';
 import * as m0011 from './migrations/2026-11-22T1600-live-sha256';
 import * as m0012 from './migrations/2026-11-23T1000-institutions';
+import * as m0013 from './migrations/2026-11-23T1100-unset-names';
 
 export type Db = Kysely<DB>;
 export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1500-scale-indexes': m0010,
   '2026-11-22T1600-live-sha256': m0011,
   '2026-11-23T1000-institutions': m0012,
+  '2026-11-23T1100-unset-names': m0013,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -223,11 +223,11 @@ export const ENDPOINTS: Endpoint[] = [
     tag: 'Certificates',
     summary: 'Add a certificate',
     description:
-      'multipart/form-data with the certificate details and the file (PDF, JPG, PNG or WEBP, max 10 MB; images become PDF). The file\'s SHA-256 is anchored on chain for your wallet and verification starts at once. A file already added (by you or another wallet) is a 409. Adding is limited per wallet and per client address (a burst, then a steady pace) and per wallet per 24 hours (the same limits as the web app): over them the answer is 429 with Retry-After and a message saying when you can add more.',
+      'multipart/form-data with the certificate details and the file (PDF, JPG, PNG or WEBP, max 10 MB; images become PDF). The document must name the title, institution, program and you as your profile\'s full name gives it: a wallet whose profile has no full name yet gets 412 (set it on the Profile page of the web app, signed in with the same wallet). The file\'s SHA-256 is anchored on chain for your wallet and verification starts at once. A file already added (by you or another wallet) is a 409. Adding is limited per wallet and per client address (a burst, then a steady pace) and per wallet per 24 hours (the same limits as the web app): over them the answer is 429 with Retry-After and a message saying when you can add more.',
     auth: true,
     body: { contentType: 'multipart/form-data', schema: restCreateCertificateFields, required: true },
     responses: { 201: { description: 'Created (pending verification)', schema: restCreateCertificateResponse } },
-    errors: [400, 401, 409, 413, 415, 429],
+    errors: [400, 401, 409, 412, 413, 415, 429],
     async handler({ req, auth, ctx }) {
       if (!Buffer.isBuffer(req.body)) throw new RestError(415, 'unsupported_media_type', 'Send the certificate as multipart/form-data.');
       let form: FormData;

@@ -32,6 +32,8 @@ export interface Actor {
   userId: string | null;
   /** The role's REST API key (null for anonymous). */
   apiKey: string | null;
+  /** The profile's full name (the name its certificates are awarded to). */
+  name: string;
 }
 
 export interface Target {
@@ -185,9 +187,9 @@ let baseUrl = '';
 
 export const claims = (title: string, institution = 'Harbor Institute') => ({ title, institution_name: institution, program_name: 'Marine Robotics', issue_date: '2025-03-03' });
 
-export async function certificatePdf(title: string, institution = 'Harbor Institute') {
+export async function certificatePdf(title: string, institution = 'Harbor Institute', holder?: string) {
   const c = claims(title, institution);
-  return makePdf([c.institution_name, c.title, c.program_name]);
+  return makePdf([c.institution_name, c.title, c.program_name], { holder });
 }
 
 /** Runs every queued verification job now (the server's own worker is off). */
@@ -201,7 +203,7 @@ async function drainQueue(server: Server) {
 
 async function addCertificate(a: Actor, title: string, opts: { institution?: string; mismatch?: boolean } = {}): Promise<Target> {
   const c = claims(title, opts.institution);
-  const pdf = opts.mismatch ? await makePdf(['Lorem ipsum dolor', 'sit amet']) : await certificatePdf(title, opts.institution);
+  const pdf = opts.mismatch ? await makePdf(['Lorem ipsum dolor', 'sit amet']) : await certificatePdf(title, opts.institution, a.name);
   const res = await trpc(a, 'mutation', 'certificate.create', certForm(c, { bytes: pdf, name: 'certificate.pdf', type: 'application/pdf' }));
   if (res.status !== 200) throw new Error(`create failed: ${res.status} ${res.text}`);
   const dto = res.json.result.data;
@@ -212,7 +214,7 @@ async function signInActor(role: Role, wallet: Wallet, url: string): Promise<Act
   const browser = makeClient(url);
   const { user } = await signIn(browser, wallet);
   const key = await browser.client.apiKeys.create.mutate({ name: `${role} matrix` });
-  return { role, wallet, keypair: Keypair.fromSecretKey(wallet.secretKey), browser, userId: user.id, apiKey: key.key };
+  return { role, wallet, keypair: Keypair.fromSecretKey(wallet.secretKey), browser, userId: user.id, apiKey: key.key, name: user.full_name };
 }
 
 export async function buildWorld(): Promise<World> {
@@ -247,7 +249,7 @@ export async function buildWorld(): Promise<World> {
   dns.zone.txt.set('_attesta.issuer.matrix.example', [`attesta-issuer=${issuerKp.publicKey.toBase58()}`]);
 
   const anonWallet = newWallet();
-  const anonymous: Actor = { role: 'anonymous', wallet: anonWallet, keypair: Keypair.fromSecretKey(anonWallet.secretKey), browser: makeClient(server.url), userId: null, apiKey: null };
+  const anonymous: Actor = { role: 'anonymous', wallet: anonWallet, keypair: Keypair.fromSecretKey(anonWallet.secretKey), browser: makeClient(server.url), userId: null, apiKey: null, name: '' };
   const [holder, otherHolder, issuer, operator] = await Promise.all([
     signInActor('holder', newWallet(), server.url),
     signInActor('otherHolder', newWallet(), server.url),
@@ -259,6 +261,7 @@ export async function buildWorld(): Promise<World> {
   // Private data the other roles must never see.
   const holderEmail = 'holder.private@matrix.example';
   await holder.browser.client.profile.update.mutate({ full_name: 'Holder Private Name', email: holderEmail });
+  holder.name = 'Holder Private Name';
   const photo = await makeImage('png', 64, 64);
   const fd = new FormData();
   fd.set('photo', new File([photo as BlobPart], 'me.png', { type: 'image/png' }));

@@ -1,13 +1,13 @@
 import { Keypair, Transaction } from '@solana/web3.js';
 import { certForm, makeClient, makePdf, signIn, waitFor } from '../helpers';
 
-export type Browser = ReturnType<typeof makeClient> & { mint: ReturnType<typeof makeClient>['client']['mint']; holder: Keypair; wallet: Awaited<ReturnType<typeof signIn>>['wallet'] };
+export type Browser = ReturnType<typeof makeClient> & { mint: ReturnType<typeof makeClient>['client']['mint']; holder: Keypair; wallet: Awaited<ReturnType<typeof signIn>>['wallet']; name: string };
 
-/** A signed-in holder (a real ed25519 wallet) with a cookie jar, and its mint client. */
-export async function holderBrowser(server: { url: string }): Promise<Browser> {
+/** A signed-in holder (a real ed25519 wallet) named `name` (the test holder by default), with a cookie jar, and its mint client. */
+export async function holderBrowser(server: { url: string }, name?: string): Promise<Browser> {
   const c = makeClient(server.url);
-  const { wallet } = await signIn(c);
-  return Object.assign(c, { mint: c.client.mint, holder: Keypair.fromSecretKey(wallet.secretKey), wallet });
+  const { wallet, user } = await signIn(c, undefined, name ? { name } : {});
+  return Object.assign(c, { mint: c.client.mint, holder: Keypair.fromSecretKey(wallet.secretKey), wallet, name: user.full_name });
 }
 
 export const claims = (title = 'Certificate of Completion') => ({ title, institution_name: 'Harbor Institute', program_name: 'Marine Robotics', issue_date: '2025-03-03' });
@@ -15,7 +15,7 @@ export const claims = (title = 'Certificate of Completion') => ({ title, institu
 /** Adds a certificate through the API and waits for the pipeline's verdict. */
 export async function addCertificate(b: Browser, opts: { title?: string; matching?: boolean; wait?: 'verified' | 'rejected' | false; pdf?: Uint8Array } = {}) {
   const cl = claims(opts.title);
-  const pdf = opts.pdf ?? (await makePdf(opts.matching === false ? ['Lorem ipsum dolor', 'sit amet'] : [cl.institution_name, cl.title, cl.program_name]));
+  const pdf = opts.pdf ?? (await makePdf(opts.matching === false ? ['Lorem ipsum dolor', 'sit amet'] : [cl.institution_name, cl.title, cl.program_name], { holder: b.name }));
   const cert = await b.client.certificate.create.mutate(certForm(cl, { bytes: pdf, name: 'certificate.pdf', type: 'application/pdf' }));
   const want = opts.wait ?? (opts.matching === false ? 'rejected' : 'verified');
   if (want) {

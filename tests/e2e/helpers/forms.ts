@@ -1,4 +1,4 @@
-// The create-certificate form (/certificates/create), filled as a holder fills it.
+// The forms a holder fills: the profile's name (/profile) and the create-certificate form (/certificates/create).
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { CertificateClaims } from './fixtures';
@@ -18,4 +18,15 @@ export async function fillCertificateForm(page: Page, claims: CertificateClaims,
   await page.locator('input[type=file]').setInputFiles(file);
   await expect.poll(() => page.getByTestId('selected-file-size').first().textContent(), { timeout: 15_000 }).toMatch(/^\d+\.\d KB$/);
   if (submit) await page.getByRole('button', { name: 'Create Certificate' }).click();
+}
+
+/** Saves `name` as the profile's full name on /profile, as a holder does before adding a certificate. */
+export async function setProfileName(page: Page, name: string) {
+  await page.goto('/profile');
+  // The form is filled from the loaded profile: wait for it, so the load does not overwrite the typing
+  // (no expect.poll here: the helper also runs in beforeAll).
+  await page.waitForFunction(() => !!(document.getElementById('wallet_address') as HTMLInputElement | null)?.value, undefined, { timeout: 15_000 });
+  await page.getByLabel('Full Name').fill(name);
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await page.locator('[data-sonner-toast]').filter({ hasText: 'Profile Updated' }).first().waitFor({ timeout: 15_000 });
 }

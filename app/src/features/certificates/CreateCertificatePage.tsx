@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { useForm, Controller } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../lib/toast';
-import { ArrowLeft, CheckCircle2, FileText, Loader2, Upload, X, XCircle } from 'lucide-react';
+import { ArrowLeft, CheckCircle2, FileText, Loader2, Upload, UserRound, X, XCircle } from 'lucide-react';
 import { MESSAGES } from '../../../../shared/constants';
 import type { CertificateDto } from '../../../../shared/schemas/dto';
 import { Button } from '../../components/ui/button';
@@ -17,6 +17,7 @@ import { PageHeader } from './components/PageHeader';
 import { formatKb, todayIso } from './lib/format';
 import { postTrpcForm } from './lib/upload';
 import { trpc } from '../../lib/trpc';
+import { useAuth } from '../auth/AuthProvider';
 import { lazyResolver } from '../../lib/lazy-resolver';
 import type { CreateCertificateFormValues } from './lib/create-form';
 import { CERTIFICATE_FILE_ACCEPT, certificateFileProblem, extensionOf } from './lib/files';
@@ -43,6 +44,10 @@ const PROGRESS_CAP = 95;
 export default function CreateCertificatePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // The check looks for the holder's own name in the document: without one nothing could be verified.
+  const { user } = useAuth();
+  const holderName = user?.full_name?.trim() ?? '';
+  const nameMissing = !!user && !holderName;
   const [stage, setStage] = useState<Stage>('idle');
   const [progress, setProgress] = useState(0);
   const [failure, setFailure] = useState<string | null>(null);
@@ -166,13 +171,29 @@ export default function CreateCertificatePage() {
       </Button>
       <PageHeader title="New Certificate" description="Upload a certificate to record it on chain and have it verified." />
 
+      {nameMissing && (
+        <div role="alert" id="profile-name-needed" data-testid="profile-name-needed" className="flex items-start gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+          <UserRound className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+          <div className="space-y-2 text-sm">
+            <p className="font-semibold">Add your full name first</p>
+            <p>Verification checks that the certificate names you, so it needs your name as your certificates write it. Add it on your profile, then come back.</p>
+            <Button asChild size="sm" variant="outline">
+              <Link to="/profile">Go to Profile</Link>
+            </Button>
+          </div>
+        </div>
+      )}
+
       <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-6">
         <Card>
           <CardHeader>
             <CardTitle>
               <h2>Certificate Details</h2>
             </CardTitle>
-            <CardDescription>Enter the details exactly as they appear on the certificate: verification compares them with the document.</CardDescription>
+            <CardDescription>
+              Enter the details exactly as they appear on the certificate: verification compares them
+              {holderName ? <>, and your name ({holderName}),</> : ' and your name'} with the document.
+            </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4 sm:grid-cols-2">
             <div className="sm:col-span-2">{textField('title', 'Certificate Title', 'e.g. Bachelor of Science')}</div>
@@ -298,7 +319,7 @@ export default function CreateCertificatePage() {
           <Button asChild variant="outline" disabled={busy}>
             <Link to="/certificates">Cancel</Link>
           </Button>
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" disabled={busy || nameMissing} aria-describedby={nameMissing ? 'profile-name-needed' : undefined}>
             {busy ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <Upload className="size-4" aria-hidden="true" />}
             {busy ? 'Creating...' : 'Create Certificate'}
           </Button>

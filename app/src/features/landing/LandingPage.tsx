@@ -55,7 +55,7 @@ const FEATURES = [
     icon: ScanSearch,
     title: 'Tamper Detection',
     description:
-      'The verification pipeline re-hashes the file, reads the PDF text and flags signs of editing before anything is marked verified.',
+      'The verification pipeline re-hashes the file, checks that the PDF text names the claimed title, institution and program and you, and flags signs of editing before anything is marked verified.',
   },
   {
     icon: QrCode,

@@ -129,9 +129,12 @@ export default function ProfilePage() {
                     autoComplete="name"
                     placeholder="Your full name"
                     aria-invalid={!!errors.full_name || undefined}
-                    aria-describedby={errors.full_name ? 'full_name-error' : undefined}
+                    aria-describedby={errors.full_name ? 'full_name-error full_name-hint' : 'full_name-hint'}
                     {...register('full_name', { onChange: () => clearErrors('full_name') })}
                   />
+                  <p id="full_name-hint" className="text-sm text-muted-foreground">
+                    Write it as your certificates do: verification looks for it in each certificate you add.
+                  </p>
                   {errors.full_name && (
                     <p id="full_name-error" className="text-sm font-medium text-destructive">
                       {errors.full_name.message}

@@ -97,7 +97,7 @@ export async function signIn(
     let user = await trx.selectFrom('user').selectAll().where('wallet_address', '=', p.address).executeTakeFirst();
     if (!user) {
       const iso = new Date(now).toISOString();
-      user = { id: newId('u_'), wallet_address: p.address, full_name: 'User', email: null, profile_image_key: null, profile_image_url: null, created_at: iso, updated_at: iso };
+      user = { id: newId('u_'), wallet_address: p.address, full_name: '', email: null, profile_image_key: null, profile_image_url: null, created_at: iso, updated_at: iso };
       await trx.insertInto('user').values(user).execute();
     }
     if (p.replaceTokenHash) await trx.deleteFrom('session').where('token_hash', '=', p.replaceTokenHash).execute();

@@ -1,5 +1,5 @@
 import type { CertificateDto, PublicCertificateDto, UserDto, VerificationLogDto } from '../../../../shared/schemas/dto';
-import { parseVerificationDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
+import { checkedHolderName, parseVerificationDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
 import { ReasonCode, reasonName, reasonText } from '../../../../shared/program/reasons';
 import type { TrustTierName } from '../../../../shared/constants';
 import { claimsOf } from '../../db/certificates';
@@ -61,6 +61,7 @@ export function publicVerificationDetails(status: CertificateRow['verification_s
       // Only the institution that confirmed it (rows verified before that rule named a name match here).
       ...(d.issuer !== undefined && d.tier === 'issuer_confirmed' ? { issuer: d.issuer } : {}),
       ...(d.content_checked !== undefined ? { content_checked: d.content_checked } : {}),
+      ...(typeof d.holder_name === 'string' ? { holder_name: d.holder_name } : {}),
       ...(d.tamper_signals !== undefined ? { tamper_signals: d.tamper_signals } : {}),
       ...(d.signature !== undefined ? { signature: d.signature } : {}),
     };
@@ -79,13 +80,15 @@ export function publicVerificationDetails(status: CertificateRow['verification_s
 
 /** Publicly: the row's fields, with {@link publicVerificationDetails}; the file's link only while verified. */
 export function toPublicCertificateDto(r: CertificateRow, holder: Pick<UserRow, 'full_name' | 'profile_image_url'>, origin: string): PublicCertificateDto {
+  const details = publicVerificationDetails(r.verification_status, parseVerificationDetails(r.verification_details));
   return {
     id: r.id,
     user_id: r.user_id,
     ...claimsOf(r),
     verification_status: r.verification_status,
-    verification_details: publicVerificationDetails(r.verification_status, parseVerificationDetails(r.verification_details)),
-    holder_name: holder.full_name,
+    verification_details: details,
+    // The name the platform's check found in the document, not whatever the profile says since.
+    holder_name: checkedHolderName(details) ?? holder.full_name,
     holder_photo_url: holder.profile_image_url,
     holder_wallet: r.holder_wallet,
     sha256: r.sha256,

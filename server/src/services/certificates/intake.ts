@@ -61,11 +61,13 @@ const conflict = (message: string) => new DomainError('CONFLICT', message);
 
 /**
  * Adds a certificate for `user` (tRPC certificate.create and REST POST /api/v1/certificates both come
- * here): the creation limits (./limits.ts) first — the wallet's and the client's pace, then the
+ * here): the holder must have a profile name (the document check looks for it), then the creation limits (./limits.ts) — the wallet's and the client's pace, then the
  * wallet's daily anchoring budget — before a byte of the upload is read; a refused request writes
  * nothing and gives its reservation back.
  */
 export async function createCertificate(ctx: CreationContext, user: UserRow, input: CertificateDetails & { certificate_file: File }): Promise<CertificateRow> {
+  // Checked before the pace and budget: nothing is spent on a certificate that could not be verified.
+  if (!user.full_name.trim()) throw new DomainError('PRECONDITION_FAILED', MESSAGES.profileNameRequired);
   const reservation = reserveCreation(ctx, user);
   try {
     await checkDailyAnchors(ctx, user);

@@ -235,7 +235,7 @@ export async function seedDemoData(svc: Services): Promise<void> {
         trx.insertInto('verification_log').values({ id: `l_${c.id}_${step}`, certificate_id: c.id, job_id: `demo-${c.id}`, verification_step: step, status, details: JSON.stringify({ message }), created_at: now }).execute();
       if (c.outcome !== 'pending') await log('hash_verification', 'success', 'The file matches the SHA-256 recorded on chain for this holder.');
       if (c.outcome === 'verified') {
-        await log('document_checks', 'success', 'The document names the claimed title, institution and program.');
+        await log('document_checks', 'success', `The document names the claimed title, institution and program, and the holder, ${holderName}.`);
         await log('issuer_verification', 'success', details!.reason);
       }
       if (c.outcome === 'rejected') await log('document_checks', 'failed', details!.reason);

@@ -1,20 +1,24 @@
 import { PDF_STREAM_LIMITS, type PdfStreamLimits } from '../files/pdf-streams.js';
 import { OcrTimeoutError, recognizeText, type RawImage } from '../ocr/index.js';
 import { READER_HEAP_MB, readInReader } from './readers.js';
-import { HIDDEN_MARK, normaliseText, textNames, textNamesFuzzy } from './text.js';
+import { HIDDEN_MARK, normaliseText, textNames, textNamesFuzzy, textNamesPerson } from './text.js';
 
 export { DocumentUnreadableError } from './errors.js';
-export { normaliseText, textNames, textNamesFuzzy, editDistance } from './text.js';
+export { normaliseText, textNames, textNamesFuzzy, textNamesPerson, editDistance } from './text.js';
 
 export interface DocumentClaims {
   title: string;
   institution_name: string;
   program_name: string;
+  /** The holder's name as their profile gives it: a certificate names the person it was awarded to (the pipeline always asks). */
+  holder_name?: string;
 }
+
+export type ClaimField = 'title' | 'institution' | 'program' | 'holder';
 
 export interface DocumentCheck {
   /** Whether the text a person sees on the pages read (or OCR reads off their images) names each claim. */
-  textMatches: { title: boolean; institution: boolean; program: boolean };
+  textMatches: { title: boolean; institution: boolean; program: boolean; holder?: boolean };
   /**
    * The first ~2000 characters of that text, whitespace collapsed: the text layer with each stretch
    * of text that is not visible on the page replaced by one HIDDEN_MARK (…, no word: never matched or
@@ -49,7 +53,7 @@ export interface DocumentCheck {
   /** A sentence for the log when hiddenTextIgnored: HIDDEN_TEXT_NOTE. */
   hiddenTextNote?: string;
   /** Claims that only text which is not visible names (the visible text does not); also a tamper signal. */
-  namedOnlyByHiddenText?: ('title' | 'institution' | 'program')[];
+  namedOnlyByHiddenText?: ClaimField[];
   /** Pages drawn to tell visible text apart, and the time it took (ms). */
   pagesDrawn: number;
   drawMs: number;
@@ -114,7 +118,7 @@ function enoughOcrText(text: string, confidence: number): boolean {
 
 /**
  * Reads a PDF's text (pdfjs) and structure (pdf-lib, raw bytes) and reports whether it names the
- * claimed title, institution and program, plus signs that it was edited or carries active content.
+ * claimed title, institution and program and the holder's name, plus signs that it was edited or carries active content.
  * The PDF is parsed in a reader process (readers.ts) with a heap, time and decoded-size limit, so a
  * hostile file cannot stall, exhaust or crash the server; page images without a text layer are read
  * with OCR here (tesseract has its own worker). Work is capped (pages and time).
@@ -129,7 +133,7 @@ export async function checkDocument(
     timeoutMs: opts.timeoutMs ?? 5000,
     ocr: opts.ocr === false ? null : { maxPages: opts.ocrMaxPages ?? 3, timeoutMs: opts.ocrTimeoutMs ?? 30_000 },
     streamLimits: { ...PDF_STREAM_LIMITS, ...opts.limits?.streams },
-    claims: [claims.title, claims.institution_name, claims.program_name],
+    claims: [claims.title, claims.institution_name, claims.program_name, claims.holder_name ?? ''],
     heapMb: opts.limits?.heapMb ?? READER_HEAP_MB,
     ...(opts.limits?.timeMs !== undefined ? { timeLimitMs: opts.limits.timeMs } : {}),
   });
@@ -164,26 +168,22 @@ export async function checkDocument(
   }
 
   const norm = normaliseText(text);
-  const names = textSource === 'ocr' ? textNamesFuzzy : textNames;
-  const textMatches = {
-    title: names(norm, claims.title),
-    institution: names(norm, claims.institution_name),
-    program: names(norm, claims.program_name),
-  };
+  const fuzzy = textSource === 'ocr';
+  const namedIn = (normalised: string, field: ClaimField, claim: string, asOcr: boolean) =>
+    field === 'holder' ? textNamesPerson(normalised, claim, asOcr) : asOcr ? textNamesFuzzy(normalised, claim) : textNames(normalised, claim);
+  const claimed: [ClaimField, string][] = [
+    ['title', claims.title],
+    ['institution', claims.institution_name],
+    ['program', claims.program_name],
+    ...(claims.holder_name !== undefined ? [['holder', claims.holder_name] as [ClaimField, string]] : []),
+  ];
+  const textMatches = Object.fromEntries(claimed.map(([field, claim]) => [field, namedIn(norm, field, claim, fuzzy)])) as DocumentCheck['textMatches'];
 
   // Text only the check could see: the claims the text layer names that the visible text does not.
   const layer = normaliseText(read.layerText);
-  const hiddenOnly = (
-    [
-      ['title', claims.title],
-      ['institution', claims.institution_name],
-      ['program', claims.program_name],
-    ] as const
-  )
-    .filter(([field, claim]) => !textMatches[field] && textNames(layer, claim))
-    .map(([field]) => field);
+  const hiddenOnly = claimed.filter(([field, claim]) => !textMatches[field as keyof typeof textMatches] && namedIn(layer, field, claim, false)).map(([field]) => field);
   if (hiddenOnly.length) {
-    signals.add(`Contains hidden text: the claimed ${listOf(hiddenOnly)} ${hiddenOnly.length === 1 ? 'is' : 'are'} named only by text that is not visible on the page.`);
+    signals.add(`Contains hidden text: the claimed ${listOf(hiddenOnly.map((f) => (f === 'holder' ? "holder's name" : f)))} ${hiddenOnly.length === 1 ? 'is' : 'are'} named only by text that is not visible on the page.`);
   }
   for (const note of read.visibility.notes) signals.add(note);
 

@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { appendIncrementalUpdate, makeEncryptedPdf, makePdf } from '../../../test/fixtures/files.js';
-import { checkDocument, DocumentUnreadableError, normaliseText, textNames } from './index.js';
+import { checkDocument, DocumentUnreadableError, normaliseText, textNames, textNamesPerson } from './index.js';
 
 const claims = {
   title: 'Certificate of Completion',
@@ -24,6 +24,15 @@ describe('checkDocument', () => {
     expect(r.tamperSignals).toEqual([]);
     expect(r.producer).toBe('pdf-lib');
     expect(r.creator).toBe('Attesta tests');
+  });
+
+  it("looks for the holder's name when asked, and reports it beside the other claims", async () => {
+    const pdf = await makePdf({ lines: ['Certificate of Completion', 'Université de Montréal', 'Applied Machine-Learning Fundamentals', 'awarded to DOE, Jane Marie'] });
+    expect((await checkDocument(pdf, { ...claims, holder_name: 'Jane Doe' })).textMatches).toEqual({ title: true, institution: true, program: true, holder: true });
+    expect((await checkDocument(pdf, { ...claims, holder_name: 'John Doe' })).textMatches).toEqual({ title: true, institution: true, program: true, holder: false });
+    // An empty name is never found; without one the check does not report on the holder at all.
+    expect((await checkDocument(pdf, { ...claims, holder_name: '' })).textMatches.holder).toBe(false);
+    expect((await checkDocument(pdf, claims)).textMatches).not.toHaveProperty('holder');
   });
 
   it('reports what the text does not name', async () => {
@@ -112,5 +121,22 @@ describe('text matching', () => {
     expect(textNames(t, 'Art')).toBe(false); // inside "Start": not a word, too short for compact matching
     expect(textNames(t, '')).toBe(false);
     expect(textNames(t, 'Start Academy')).toBe(true);
+  });
+  it("finds a person's name as written, reordered or with a middle name, never from scattered words or initials", () => {
+    const t = (s: string) => normaliseText(s);
+    expect(textNamesPerson(t('This certifies that Jane Doe has completed'), 'Jane Doe')).toBe(true);
+    expect(textNamesPerson(t('Awarded to: DOE, Jane'), 'Jane Doe')).toBe(true);
+    expect(textNamesPerson(t('Awarded to Jane A. Doe'), 'Jane Doe')).toBe(true);
+    expect(textNamesPerson(t('Awarded to Jane Marie Doe'), 'Jane Doe')).toBe(true);
+    expect(textNamesPerson(t('Awarded to José Núñez'), 'Jose Nunez')).toBe(true);
+    // The words of the name far apart are not the name; initials are not the name either.
+    expect(textNamesPerson(t('Signed by Jane Smith, Dean of the Faculty of Arts and Sciences, for John Doe'), 'Jane Doe')).toBe(false);
+    expect(textNamesPerson(t('Awarded to J. Doe'), 'Jane Doe')).toBe(false);
+    expect(textNamesPerson(t('Awarded to Jane Doering'), 'Jane Doe')).toBe(false);
+    expect(textNamesPerson(t('Awarded to Jane Doe'), '')).toBe(false);
+    // OCR output: one letter off in a longer word of the name still counts; in a short one it does not.
+    expect(textNamesPerson(t('Awarded to Jane Dovelace'), 'Jane Lovelace', true)).toBe(true);
+    expect(textNamesPerson(t('Awarded to Jane Dovelace'), 'Jane Lovelace', false)).toBe(false);
+    expect(textNamesPerson(t('Awarded to Jone Lovelace'), 'Jane Lovelace', true)).toBe(false);
   });
 });

@@ -31,6 +31,27 @@ export function textNames(normalisedText: string, claim: string): boolean {
   return compactClaim.length >= 6 && normalisedText.replace(/ /g, '').includes(compactClaim);
 }
 
+/**
+ * Does the text name this person? Every word of their name, as whole words within a few words of
+ * each other, in any order: "Jane Doe", "Doe, Jane", "Jane A. Doe", "DOE Jane Marie". Initials
+ * ("J. Doe") and longer words ("Doering") do not count: the name must be there in full. With `fuzzy`
+ * (OCR output), each word of five letters or more may be off by one letter.
+ */
+export function textNamesPerson(normalisedText: string, name: string, fuzzy = false): boolean {
+  const parts = [...new Set(normaliseText(name).split(' ').filter(Boolean))];
+  if (!parts.length) return false;
+  const words = (fuzzy ? normalisedText.slice(0, FUZZY_SCAN_CHARS) : normalisedText).split(' ');
+  const same = (word: string, part: string) => word === part || (fuzzy && part.length >= 5 && editDistance(word, part, 1) <= 1);
+  // A window as long as the name plus two words (a middle name, an initial).
+  const span = parts.length + 2;
+  for (let i = 0; i < words.length; i++) {
+    if (!parts.some((p) => same(words[i], p))) continue;
+    const window = words.slice(i, i + span);
+    if (parts.every((p) => window.some((w) => same(w, p)))) return true;
+  }
+  return false;
+}
+
 /** OCR text is scanned only this far for fuzzy matches (bounds the quadratic edit distances). */
 const FUZZY_SCAN_CHARS = 6000;
 

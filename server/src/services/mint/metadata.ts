@@ -44,7 +44,7 @@ export interface NftMetadataInput {
 /** Whose word the record carries, in words no reader takes for more than it is. */
 function checkedBy(cert: Pick<CertificateRow, 'institution_name' | 'tier'>): string {
   if (cert.tier === 'issuer_confirmed') return `Confirmed by ${cert.institution_name}: its own key signed the record.`;
-  return `Checked by Attesta only (the file's text names these claims), not confirmed by ${cert.institution_name}.`;
+  return `Checked by Attesta only (the file's text names these claims and its holder), not confirmed by ${cert.institution_name}.`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { editDistance, normaliseText } from '../documents/index.js';
+import { editDistance, normaliseText, type ClaimField } from '../documents/index.js';
 
 // When a document does not name what the holder claimed, the rejection says what it names instead:
 // the passage of its text closest to the claim. A mistyped claim ("Bachelor of Sciense") then reads
@@ -53,23 +53,29 @@ export function closestText(text: string, claim: string): string | null {
   return best?.text ?? null;
 }
 
-const FIELD: Record<string, string> = { title: 'title', institution: 'institution', program: 'program' };
+const CLAIMED: Record<ClaimField, string> = { title: 'you claimed the title', institution: 'you claimed the institution', program: 'you claimed the program', holder: 'your profile name is' };
+const NOT_NAMED: Record<ClaimField, string> = { title: 'the claimed title', institution: 'the claimed institution', program: 'the claimed program', holder: 'your profile name' };
 
 /**
  * "The document names “Bachelor of Science”; you claimed the title “Bachelor of Sciense”." for each
- * claim the document does not name, plus what to do about it.
+ * claim the document does not name (the holder's name: "…; your profile name is “…”"), plus what to
+ * do about it.
  */
-export function mismatchReason(text: string, missing: { field: 'title' | 'institution' | 'program'; claim: string }[], ocr: boolean): { message: string; closest: Record<string, string | null> } {
+export function mismatchReason(text: string, missing: { field: ClaimField; claim: string }[], ocr: boolean): { message: string; closest: Record<string, string | null> } {
   const closest: Record<string, string | null> = {};
   const sentences = missing.map(({ field, claim }) => {
     const found = closestText(text, claim);
     closest[field] = found;
     return found
-      ? `The document${ocr ? ' (read by OCR)' : ''} names “${found}”; you claimed the ${FIELD[field]} “${claim}”.`
-      : `The document${ocr ? ' (read by OCR)' : ''} does not name the claimed ${FIELD[field]} “${claim}”.`;
+      ? `The document${ocr ? ' (read by OCR)' : ''} names “${found}”; ${CLAIMED[field]} “${claim}”.`
+      : `The document${ocr ? ' (read by OCR)' : ''} does not name ${NOT_NAMED[field]} “${claim}”.`;
   });
-  return {
-    message: `${sentences.join(' ')} If you mistyped it, correct the details and the file is verified again.`,
-    closest,
-  };
+  const details = missing.some((m) => m.field !== 'holder');
+  const name = missing.some((m) => m.field === 'holder');
+  const fix = details && name
+    ? 'If you mistyped them, correct the details (and your full name on the Profile page, then choose Try Again) and the file is verified again.'
+    : name
+      ? 'If your profile name is not written as on the certificate, correct it on the Profile page, then choose Try Again.'
+      : 'If you mistyped it, correct the details and the file is verified again.';
+  return { message: `${sentences.join(' ')} ${fix}`, closest };
 }

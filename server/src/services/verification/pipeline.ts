@@ -42,7 +42,14 @@ export async function runVerificationJob(svc: Services, job: VerificationJobRow)
     await updateCertificate(db, cert.id, { verification_details: null, updated_at: new Date().toISOString() });
   }
 
-  const facts: JobFacts = { svc, cert, hash, file: once(() => svc.blobs.get(cert.file_key)), record: once(() => chain.readCertificate(hash)) };
+  const facts: JobFacts = {
+    svc,
+    cert,
+    hash,
+    file: once(() => svc.blobs.get(cert.file_key)),
+    record: once(() => chain.readCertificate(hash)),
+    holderName: once(async () => (await db.selectFrom('user').select('full_name').where('id', '=', cert.user_id).executeTakeFirst())?.full_name ?? ''),
+  };
 
   const step = async (name: CheckStep): Promise<StepResult> => {
     const done = await db.selectFrom('verification_log').select('details').where('job_id', '=', job.id).where('verification_step', '=', name).executeTakeFirst();
@@ -202,6 +209,7 @@ async function recordVerdict(
             tier,
             issuer: results.issuer_verification?.issuer ?? null,
             content_checked: true,
+            ...(results.document_checks?.holder_name ? { holder_name: results.document_checks.holder_name } : {}),
             tamper_signals: results.document_checks?.tamper_signals ?? [],
             signature,
           };

@@ -2,7 +2,7 @@ import { VERIFICATION_STEPS, type VerificationStep } from '../../../../shared/co
 import { IssuerStatus, TrustTier, type CertificateAccount } from '../../../../shared/program/codec';
 import { ReasonCode } from '../../../../shared/program/reasons';
 import type { CertificateRow } from '../../db/schema';
-import { checkDocument, DocumentUnreadableError, normaliseText } from '../documents/index.js';
+import { checkDocument, DocumentUnreadableError, normaliseText, type ClaimField } from '../documents/index.js';
 import { sha256Hex } from '../files/index.js';
 import type { Services } from '../index';
 import { mismatchReason } from './claims';
@@ -26,13 +26,15 @@ export type DocumentStepResult = StepOutcome & {
   page_count?: number;
   producer?: string | null;
   tamper_signals?: string[];
-  text_matches?: { title: boolean; institution: boolean; program: boolean };
+  text_matches?: { title: boolean; institution: boolean; program: boolean; holder?: boolean };
+  /** The holder's name the document was searched for (their profile name when the run began). */
+  holder_name?: string;
   text_source?: string;
   ocr_confidence?: number | null;
   ocr_ms?: number | null;
   ocr_note?: string;
   content_checked?: false;
-  missing?: string[];
+  missing?: ClaimField[];
   closest?: unknown;
 };
 
@@ -57,7 +59,14 @@ export interface JobFacts {
   file(): Promise<Uint8Array | null>;
   /** The chain record as the run found it (read on first use, at most once per run). */
   record(): Promise<CertificateAccount | null>;
+  /** The holder's profile name (read on first use, at most once per run); empty when they set none. */
+  holderName(): Promise<string>;
 }
+
+const CLAIM_FIELDS: readonly ClaimField[] = ['title', 'institution', 'program', 'holder'];
+
+export const HOLDER_NAME_MISSING =
+  "Your profile has no full name, so the check cannot tell whether this certificate names you. Add your full name on the Profile page, then choose Try Again.";
 
 export const CHECKS: { [K in CheckStep]: { run: (job: JobFacts) => Promise<NonNullable<StepResults[K]>>; skipIf?: (results: StepResults) => boolean } } = {
   hash_verification: { run: hashStep },
@@ -84,23 +93,24 @@ async function hashStep({ cert, file, record }: JobFacts): Promise<HashStepResul
   return { status: 'success', message: 'The file matches the SHA-256 recorded on chain for this holder.', sha256: actual };
 }
 
-async function documentStep({ cert, file }: JobFacts): Promise<DocumentStepResult> {
+async function documentStep({ cert, file, holderName }: JobFacts): Promise<DocumentStepResult> {
   const bytes = await file();
   if (!bytes) return { status: 'failed', message: 'The stored certificate file is missing.', reasonCode: ReasonCode.UnreadableDocument };
+  const name = (await holderName()).trim();
+  if (!name) {
+    // Nothing to look for: the check cannot say whose certificate this is.
+    return { status: 'failed', message: HOLDER_NAME_MISSING, reasonCode: ReasonCode.ContentMismatch, missing: ['holder'], holder_name: '' };
+  }
   try {
-    const r = await checkDocument(bytes, { title: cert.title, institution_name: cert.institution_name, program_name: cert.program_name });
-    const missing = [
-      !r.textMatches.title && 'title',
-      !r.textMatches.institution && 'institution',
-      !r.textMatches.program && 'program',
-    ].filter(Boolean) as string[];
-    const base = { page_count: r.pageCount, producer: r.producer ?? null, tamper_signals: r.tamperSignals, text_matches: r.textMatches, text_source: r.textSource, ocr_confidence: r.ocrConfidence ?? null, ocr_ms: r.ocrMs ?? null };
+    const r = await checkDocument(bytes, { title: cert.title, institution_name: cert.institution_name, program_name: cert.program_name, holder_name: name });
+    const missing = CLAIM_FIELDS.filter((field) => !r.textMatches[field]);
+    const base = { page_count: r.pageCount, producer: r.producer ?? null, tamper_signals: r.tamperSignals, text_matches: r.textMatches, text_source: r.textSource, ocr_confidence: r.ocrConfidence ?? null, ocr_ms: r.ocrMs ?? null, holder_name: name };
     if (!r.text.trim()) {
       // No text layer and OCR read too little (or timed out): the content cannot be confirmed,
       // which is shown as "pending" instead of rejecting every photo.
       return {
         status: 'pending',
-        message: 'This document has no readable text (a scanned or photographed certificate), so its title, institution and program could not be checked automatically.',
+        message: "This document has no readable text (a scanned or photographed certificate), so its title, institution, program and the holder's name could not be checked automatically.",
         content_checked: false,
         ...(r.ocrNote ? { ocr_note: r.ocrNote } : {}),
         ...base,
@@ -108,16 +118,15 @@ async function documentStep({ cert, file }: JobFacts): Promise<DocumentStepResul
     }
     if (missing.length) {
       // Says what the document names instead (the text closest to each claim), so a typo reads as one.
-      const claimOf = { title: cert.title, institution: cert.institution_name, program: cert.program_name } as const;
-      const { message, closest } = mismatchReason(r.text, (missing as (keyof typeof claimOf)[]).map((field) => ({ field, claim: claimOf[field] })), r.textSource === 'ocr');
+      const claimOf: Record<ClaimField, string> = { title: cert.title, institution: cert.institution_name, program: cert.program_name, holder: name };
+      const { message, closest } = mismatchReason(r.text, missing.map((field) => ({ field, claim: claimOf[field] })), r.textSource === 'ocr');
       return { status: 'failed', message, reasonCode: ReasonCode.ContentMismatch, missing, closest, ...base };
     }
     // Tamper signals are flagged for people to see; on their own they do not reject (see notes).
+    const named = `The document names the claimed title, institution and program, and the holder, ${name}.`;
     return {
       status: 'success',
-      message: r.tamperSignals.length
-        ? `The document names the claimed title, institution and program. Flagged: ${r.tamperSignals.join(' ')}`
-        : 'The document names the claimed title, institution and program.',
+      message: r.tamperSignals.length ? `${named} Flagged: ${r.tamperSignals.join(' ')}` : named,
       ...base,
     };
   } catch (e) {

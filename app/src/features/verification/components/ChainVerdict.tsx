@@ -5,6 +5,7 @@
 import { AlertTriangle, CheckCircle2, CircleDashed, Clock, ExternalLink, Info, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { VerdictDto } from '../../../../../shared/schemas/dto';
+import { checkedHolderName } from '../../../../../shared/schemas/details';
 import { reasonText } from '../../../../../shared/program/reasons';
 import { chainReason } from '../../certificates/lib/chain-reason';
 import { CopyValue } from '../../certificates/components/CopyField';
@@ -146,7 +147,9 @@ export function ChainVerdict({ verdict }: { verdict: VerdictDto }) {
   } else if (verified && verdict.tier === 'platform_verified') {
     // Never to be mistaken for the institution's word: what the platform checked, and what it did not.
     const claimed = verdict.certificate?.institution_name;
-    tierText = `Checked by Attesta only, not confirmed by ${claimed ?? 'the institution'}: the file is intact and its text names the claimed title, institution and program. Ask the holder to request confirmation from the institution.`;
+    const holder = checkedHolderName(verdict.certificate?.verification_details ?? null);
+    const named = holder ? `the claimed title, institution and program, and the holder, ${holder}` : 'the claimed title, institution and program';
+    tierText = `Checked by Attesta only, not confirmed by ${claimed ?? 'the institution'}: the file is intact and its text names ${named}. Ask the holder to request confirmation from the institution.`;
   } else if (verified) {
     tierTone = 'warn';
     tierText = 'No trust tier is recorded.';
