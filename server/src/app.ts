@@ -10,6 +10,7 @@ import { closeServices, composeServices, startBackgroundWork, type BackgroundWor
 import type { Config } from './config';
 import { contextFactory } from './context';
 import { registerBodyLimit, registerUploadSlots } from './http/body-limit';
+import { registerDevAccountsRoute } from './http/dev-accounts';
 import { registerFileRoutes } from './http/files';
 import { registerHealthRoute } from './http/health';
 import { registerPermanentRoutes } from './http/permanent';
@@ -123,6 +124,7 @@ export async function startServer(config: Config): Promise<Server> {
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
   registerHealthRoute(app, config);
+  registerDevAccountsRoute(app, services); // the embedded chain's named development accounts, to this machine only
   registerFileRoutes(app, services);
   await registerPermanentRoutes(app, services);
   await registerRestApi(app, services);

@@ -9,6 +9,7 @@ import { VerdictService } from './services/certificates/verdict';
 import { createChain } from './services/chain';
 import { RemoteChain } from './services/chain/remote';
 import { ChainSync } from './services/chain-sync';
+import { loadDevAccounts } from './services/demo/accounts';
 import { seedDemoData } from './services/demo/seed';
 import { closeDocumentReaders } from './services/documents';
 import { faultPoints, withFaultPoints } from './services/faults';
@@ -50,6 +51,7 @@ export async function composeServices(config: Config): Promise<Services> {
     verdicts: new VerdictService({ db, chain }),
     walletTx: new WalletTransactions(chain),
     institutionLimiter: new InstitutionLimiter(config.institutions),
+    devAccounts: loadDevAccounts(config),
   };
   return services;
 }

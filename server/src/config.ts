@@ -82,6 +82,7 @@ const envSchema = z
     ATTESTA_PROGRAM_PATH: z.string().min(1).default('programs/certificates/deploy/certificates.so'),
     ATTESTA_INSTANCE_ID: z.string().min(1).max(200).optional(),
     ATTESTA_DEMO_DATA: bool(true),
+    ATTESTA_DEV_ACCOUNTS: bool(true),
     ATTESTA_TEST_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
     ATTESTA_WORKER: bool(true),
     ATTESTA_FAULT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(FAULT_POINTS).optional()),
@@ -234,6 +235,11 @@ export interface Config {
   operatorKeypairPath: string;
   chain: { mode: 'embedded'; programPath: string; programId: string | null } | { mode: 'rpc'; rpcUrl: string; programId: string | null };
   demoData: boolean;
+  /**
+   * The development wallet's named accounts (Holder, Institution, Operator; services/demo/accounts.ts):
+   * embedded chain only, keys served to this machine only (http/dev-accounts.ts).
+   */
+  devAccounts: boolean;
   testStepDelayMs: number;
   worker: boolean;
   /** Which X-Forwarded-For hops are believed (TRUST_PROXY); lib/rate-limit.ts proxyTrust turns it into the one rule every client address follows. */
@@ -300,6 +306,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : { mode: 'embedded', programPath: path.resolve(e.ATTESTA_PROGRAM_PATH), programId: e.CERTIFICATES_PROGRAM_ID ?? null },
     // Demo data is for the embedded chain only: never write demo issuers to a real cluster.
     demoData: e.ATTESTA_DEMO_DATA && !e.SOLANA_RPC_URL,
+    // Likewise the named development accounts: on a real cluster no installation-made key is an operator.
+    devAccounts: e.ATTESTA_DEV_ACCOUNTS && !e.SOLANA_RPC_URL,
     testStepDelayMs: e.ATTESTA_TEST_STEP_DELAY_MS,
     worker: e.ATTESTA_WORKER,
     trustProxy: e.TRUST_PROXY,

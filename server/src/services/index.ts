@@ -6,6 +6,7 @@ import type { SignInLimiter } from './auth/limits';
 import type { BlobStore } from './blobs';
 import type { VerdictService } from './certificates/verdict';
 import type { ChainService } from './chain';
+import type { DevAccounts } from './demo/accounts';
 import type { FaultPoints } from './faults';
 import type { InstitutionLimiter } from './issuers/roles';
 import type { PermanentStores } from './mint/permanent';
@@ -43,4 +44,6 @@ export interface Services {
   walletTx: WalletTransactions;
   /** Issuer and operator actions per wallet (config.institutions). */
   institutionLimiter: InstitutionLimiter;
+  /** The development wallet's named accounts (embedded chain only; config.devAccounts), else null. */
+  devAccounts: DevAccounts | null;
 }

@@ -13,12 +13,21 @@ import { loadOrCreateDemoKeys } from './keys';
 import type { VerdictDetails } from '../../../../shared/schemas/details';
 import { findCertificate, insertCertificate } from '../../db/certificates';
 import { reconcileCertificate } from '../chain-sync/reconcile';
+import { appendAudit } from '../../db/audit';
 
 // Demo data for the embedded chain (ATTESTA_DEMO_DATA=false turns it off): an approved issuer and a
 // demo wallet holding cert-1 (verified, issuer-confirmed), cert-2 (pending) and cert-3 (rejected).
 // Their keys are random per installation and stay in the data dir (./keys.ts); never on a real cluster.
 export const DEMO_USER_ID = 'u_demo';
 export const DEMO_ISSUER_NAME = 'Attesta Demo University';
+/**
+ * The demo institution's domain: a reserved example name (RFC 2606) that nobody controls, so nobody can
+ * prove it. The seed approves the institution without a proof, and every surface says so: its profile
+ * stays "not proven", the audit log records the seed's approval as demo data, and a verifier of cert-1
+ * reads that the domain is not proven.
+ */
+export const DEMO_ISSUER_DOMAIN = 'demo.attesta.example';
+const DEMO_WITHOUT_PROOF = `Demo data: approved by the demo seed without a domain proof (${DEMO_ISSUER_DOMAIN} is a reserved example domain nobody can prove).`;
 const DEMO_HOLDER_NAME = 'Alex Demo';
 
 interface DemoCert {
@@ -154,11 +163,20 @@ export async function seedDemoData(svc: Services): Promise<void> {
   const { issuer, holder } = loadOrCreateDemoKeys(svc.config.dataDir);
   await retireDerivableDemoKeys(svc, holder);
 
-  const onChainIssuer = await chain.readIssuer(issuer.publicKey);
-  if (!onChainIssuer) await chain.registerIssuer({ authority: issuer, name: DEMO_ISSUER_NAME, uri: 'https://demo.attesta.example' }, { kind: 'register_issuer' });
-  if (onChainIssuer?.status !== IssuerStatus.Approved) await chain.setIssuerStatus({ authority: issuer.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
-
   const now = new Date().toISOString();
+  const onChainIssuer = await chain.readIssuer(issuer.publicKey);
+  if (!onChainIssuer) await chain.registerIssuer({ authority: issuer, name: DEMO_ISSUER_NAME, uri: `https://${DEMO_ISSUER_DOMAIN}` }, { kind: 'register_issuer' });
+  if (onChainIssuer?.status !== IssuerStatus.Approved) {
+    const r = await chain.setIssuerStatus({ authority: issuer.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
+    await appendAudit(db, { actor_wallet: chain.operator.toBase58(), actor_role: 'platform', action: 'platform.demo_approve', target: issuer.publicKey.toBase58(), signature: r.signature, details: { name: DEMO_ISSUER_NAME, domain: DEMO_ISSUER_DOMAIN, note: DEMO_WITHOUT_PROOF } });
+  }
+  // Its profile: the domain, not proven (no check was made; a "Check now" would fail, and say why).
+  await db
+    .insertInto('issuer_profile')
+    .values({ authority: issuer.publicKey.toBase58(), domain: DEMO_ISSUER_DOMAIN, name: DEMO_ISSUER_NAME, registered_at: now, proof_status: 'unproven', proof_method: null, proven_at: null, checked_at: null, findings: null })
+    .onConflict((c) => c.column('authority').doNothing())
+    .execute();
+
   const holderName = DEMO_HOLDER_NAME;
   await db
     .insertInto('user')
@@ -194,7 +212,7 @@ export async function seedDemoData(svc: Services): Promise<void> {
 
     const details: VerdictDetails | null =
       c.outcome === 'verified'
-        ? { kind: 'verdict', reason: `Issued and confirmed on chain by the approved issuer ${DEMO_ISSUER_NAME}.`, reason_code: 0, reason_name: 'none', tier: 'issuer_confirmed', issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME }, content_checked: true }
+        ? { kind: 'verdict', reason: `Issued by ${DEMO_ISSUER_NAME} (${DEMO_ISSUER_DOMAIN}, domain not proven: demo data): its own key signed the record.`, reason_code: 0, reason_name: 'none', tier: 'issuer_confirmed', issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME }, content_checked: true }
         : c.outcome === 'rejected'
           ? { kind: 'verdict', reason: 'The document text does not name the claimed program.', reason_code: ReasonCode.ContentMismatch, reason_name: 'content_mismatch', tier: 'none' }
           : null;

@@ -9,18 +9,27 @@ import type { Services } from '../index';
 // Roles (notes/institutions-design.md): every signed-in wallet is a holder; a wallet is an issuer when
 // the chain has an Issuer account for it (pending, approved or suspended); a wallet is an operator when
 // ATTESTA_OPERATOR_WALLETS lists it. Nothing else grants a role: the server's own key is no operator
-// wallet unless it is listed, and a session never carries a role (it is read at every call).
+// wallet unless it is listed, and a session never carries a role (it is read at every call). On the
+// embedded chain only, the development wallet's "Operator" account (services/demo/accounts.ts, a random
+// key of this installation) is an operator too.
 
 export interface Roles {
   issuer: { authority: string; name: string; domain: string; status: IssuerStatusName } | null;
   operator: boolean;
 }
 
-export async function rolesOf(svc: Pick<Services, 'chain' | 'config'>, wallet: string): Promise<Roles> {
+type OperatorSvc = Pick<Services, 'config' | 'devAccounts'>;
+
+/** Listed in ATTESTA_OPERATOR_WALLETS, or the embedded chain's development "Operator" account. */
+export function isOperator(svc: OperatorSvc, wallet: string): boolean {
+  return svc.config.institutions.operatorWallets.has(wallet) || (svc.config.chain.mode === 'embedded' && !!svc.devAccounts?.isOperator(wallet));
+}
+
+export async function rolesOf(svc: Pick<Services, 'chain'> & OperatorSvc, wallet: string): Promise<Roles> {
   const issuer = await svc.chain.readIssuer(new PublicKey(wallet));
   return {
     issuer: issuer ? { authority: wallet, name: issuer.name, domain: issuer.uri, status: ISSUER_STATUS_NAMES[issuer.status] } : null,
-    operator: svc.config.institutions.operatorWallets.has(wallet),
+    operator: isOperator(svc, wallet),
   };
 }
 
@@ -37,9 +46,9 @@ export async function approvedIssuerOf(svc: Pick<Services, 'chain'>, user: UserR
   return issuer;
 }
 
-/** FORBIDDEN unless the wallet is listed in ATTESTA_OPERATOR_WALLETS. */
-export function requireOperator(svc: Pick<Services, 'config'>, user: UserRow): void {
-  if (!svc.config.institutions.operatorWallets.has(user.wallet_address)) fail('FORBIDDEN', 'This wallet is not an operator of this Attesta installation.');
+/** FORBIDDEN unless the wallet is an operator (isOperator). */
+export function requireOperator(svc: OperatorSvc, user: UserRow): void {
+  if (!isOperator(svc, user.wallet_address)) fail('FORBIDDEN', 'This wallet is not an operator of this Attesta installation.');
 }
 
 /**
