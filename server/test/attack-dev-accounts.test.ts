@@ -53,7 +53,7 @@ afterAll(async () => {
 function get(server: Server, headers: Record<string, string> = {}, opts: { host?: string; path?: string } = {}): Promise<Reply> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: opts.host ?? url.hostname, port: url.port, path: opts.path ?? DEV_ACCOUNTS_PATH, method: 'GET', headers: { host: url.host, ...headers } }, (res) => {
+    const req = http.request({ host: opts.host ?? url.hostname, port: url.port, path: opts.path ?? DEV_ACCOUNTS_PATH, method: 'GET', headers: { host: url.host, ...headers }, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (text += c));

@@ -152,6 +152,10 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['GET /files/photos/:userId (holder\'s photo)',          { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['GET /permanent/:sha256 (minted)',                      { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['GET /api/v1/verify/hash/:sha256 (pending)',            { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
+  // The development wallet's named accounts (embedded chain): whoever sits at this machine's browser, signed
+  // in or not, gets them (a session makes no difference); nobody through a proxy does.
+  ['GET /api/dev/accounts (a browser on this machine)',    { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
+  ['GET /api/dev/accounts · X-Forwarded-For 127.0.0.1',    { anonymous: 403, holder: 403, otherHolder: 403, issuer: 403, operator: 403 }],
   ['POST /rpc getAccountInfo (minted record)',             { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['POST /rpc sendTransaction (caller pays itself)',       { anonymous: 200, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['POST /rpc sendTransaction (spends the holder\'s SOL)', { anonymous: -32003, holder: 200, otherHolder: -32003, issuer: -32003, operator: -32003 }],
@@ -788,6 +792,19 @@ Object.assign(SPECS, {
     call: (w, a) => get(a, `/api/v1/verify/hash/${w.pending.sha256}`),
     check: (_w, _a, r) => expect(r.json.status).toBe('pending'),
   },
+  'GET /api/dev/accounts (a browser on this machine)': {
+    public: true,
+    call: (_w, a) => get(a, '/api/dev/accounts'),
+    check: (w, _a, r) => {
+      expect(r.headers.get('cache-control')).toBe('no-store');
+      // No demo data in this world: only the Operator account, which is not the server's key.
+      expect(r.json.accounts.map((x: { id: string }) => x.id)).toEqual(['operator']);
+      expect(r.json.accounts[0].address).not.toBe(w.server.services.chain.operator.toBase58());
+    },
+  },
+  'GET /api/dev/accounts · X-Forwarded-For 127.0.0.1': {
+    call: async (w, a) => toRes(await a.browser.fetch(`${w.server.url}/api/dev/accounts`, { headers: { 'x-forwarded-for': '127.0.0.1' } })),
+  },
   'POST /rpc getAccountInfo (minted record)': {
     public: true,
     setup: async (w) => (await certRow(w, w.minted.id)).record_address,
@@ -871,7 +888,7 @@ describe('coverage', () => {
 
   it('the HTTP routes have rows, and every row has a call', () => {
     const bases = new Set(MATRIX.map(([r]) => baseOf(r)));
-    for (const route of ['GET /files/certificates/:id', 'GET /files/photos/:userId', 'GET /permanent/:sha256', 'GET /api/v1/verify/hash/:sha256', 'POST /rpc getAccountInfo', 'POST /rpc sendTransaction']) {
+    for (const route of ['GET /files/certificates/:id', 'GET /files/photos/:userId', 'GET /permanent/:sha256', 'GET /api/v1/verify/hash/:sha256', 'GET /api/dev/accounts', 'POST /rpc getAccountInfo', 'POST /rpc sendTransaction']) {
       expect(bases.has(route), route).toBe(true);
     }
     expect(MATRIX.some(([r]) => r.startsWith('GET /files/certificates/:id?download=1 (pending)'))).toBe(true);

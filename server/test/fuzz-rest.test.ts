@@ -19,9 +19,11 @@ const PLAIN_ROUTES = ['GET /files/certificates/{id}', 'GET /files/photos/{userId
 /**
  * Registered routes fuzzed elsewhere or with nothing to fuzz: /trpc/:path (fuzz-trpc.test.ts), the
  * catch-all `*` and /api/v1/* 404s (the raw test below hits them), /healthz and /api/openapi.json (no
- * input), /rpc (the Solana JSON-RPC of the embedded chain: rpc.test.ts), and the built web app's files.
+ * input), /rpc (the Solana JSON-RPC of the embedded chain: rpc.test.ts), /api/dev/accounts (the
+ * development accounts: fuzz-dev-accounts.test.ts, on a server without TRUST_PROXY — behind the proxy this
+ * suite's server sets, every answer would be the same refusal), and the built web app's files.
  */
-const OUT_OF_SCOPE = /^(\/trpc\/:path|\/?\*|\/|\/healthz|\/api\/openapi\.json|\/api\/v1\/\*|\/rpc|\/favicon\.svg|\/assets\/.*|\/[^/]+\.(png|svg|ico|webmanifest|txt|html|js|css))$/;
+const OUT_OF_SCOPE = /^(\/trpc\/:path|\/api\/dev\/accounts|\/?\*|\/|\/healthz|\/api\/openapi\.json|\/api\/v1\/\*|\/rpc|\/favicon\.svg|\/assets\/.*|\/[^/]+\.(png|svg|ico|webmanifest|txt|html|js|css))$/;
 const CODE_BY_STATUS: Record<number, string> = { 400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 412: 'precondition_failed', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
 
 type AuthKind = 'none' | 'key' | 'token' | 'revoked' | 'unknown-key' | 'garbage' | 'basic' | 'cookie-only';
