@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { Keypair, Transaction } from '@solana/web3.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpointsFromOpenApi } from '../../app/src/features/api-docs/openapi';
+import { catalogFromOpenApi } from '../../app/src/features/api-docs/openapi';
 import { loadConfig } from '../src/config';
 import { ENDPOINTS } from '../src/rest';
 import { jsonSchema } from '../src/rest/openapi';
@@ -119,21 +119,43 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.Error.required).toEqual(['error']);
   });
 
-  it('renders on the /api page: the loader finds every endpoint in the right category with its fields', () => {
-    const eps = endpointsFromOpenApi(api.doc);
+  it('renders on the /api page: one group per tag of the document, in its order; every endpoint under its tag with its fields', () => {
+    const { groups, endpoints: eps } = catalogFromOpenApi(api.doc);
     const byPath = Object.fromEntries(eps.map((e) => [`${e.method} ${e.path}`, e]));
-    expect(eps).toHaveLength(17);
-    expect(byPath['POST /api/v1/auth/connect'].category).toBe('auth');
+    expect(eps).toHaveLength(ENDPOINTS.length);
+    // The groups are the document's tags (the server's endpoint table), with their descriptions.
+    expect(groups.map((g) => g.label)).toEqual(['Authentication', 'Certificates', 'Verification', 'NFT Minting', 'Institutions']);
+    expect(groups.map((g) => g.description)).toEqual(api.doc.tags.map((t: { description: string }) => t.description));
+    for (const ep of ENDPOINTS) expect(byPath[`${ep.method} ${ep.path}`].category, ep.path).toBe(ep.tag);
+    expect(byPath['POST /api/v1/auth/connect'].category).toBe('Authentication');
     expect(byPath['POST /api/v1/auth/connect'].body.map((f) => f.name)).toEqual(['wallet_address', 'signature', 'message']);
     expect(byPath['POST /api/v1/auth/connect'].response.map((f) => f.name)).toEqual(['token', 'expires_at', 'user']);
-    expect(byPath['GET /api/v1/certificates'].category).toBe('certificates');
+    expect(byPath['GET /api/v1/certificates'].category).toBe('Certificates');
     expect(byPath['POST /api/v1/certificates'].body.find((f) => f.name === 'file')).toMatchObject({ type: 'file', optional: false });
     expect(byPath['GET /api/v1/certificates/{id}'].response.find((f) => f.name === 'nft_mint_address')).toMatchObject({ optional: true });
-    expect(byPath['GET /api/v1/verify/status/{certificateId}'].category).toBe('verification');
+    expect(byPath['GET /api/v1/verify/status/{certificateId}'].category).toBe('Verification');
     expect(byPath['POST /api/v1/verify/{certificateId}'].response.map((f) => f.name)).toEqual(['status', 'details', 'verification_logs']);
-    expect(byPath['POST /api/v1/mint/{certificateId}'].category).toBe('nft');
+    expect(byPath['POST /api/v1/mint/{certificateId}'].category).toBe('NFT Minting');
+    // The institutions' endpoints are their own group, not "Certificates".
+    const institutions = eps.filter((e) => e.path.startsWith('/api/v1/issuer/'));
+    expect(institutions.length).toBeGreaterThanOrEqual(7);
+    expect(new Set(institutions.map((e) => e.category))).toEqual(new Set(['Institutions']));
+    expect(eps.filter((e) => e.category === 'Certificates').every((e) => !e.path.startsWith('/api/v1/issuer/'))).toBe(true);
     // The page shows the first 2xx: the seed's mint response (step 2).
     expect(byPath['POST /api/v1/mint/{certificateId}'].response.map((f) => f.name)).toEqual(['mint_address', 'transaction_signature', 'arweave_url']);
+  });
+
+  it('the /api page groups a document without tags by path, and leaves out a declared tag with no endpoint', () => {
+    const { groups, endpoints } = catalogFromOpenApi({
+      tags: [{ name: 'Empty', description: 'nothing here' }, { name: 'Extra' }],
+      paths: { '/api/v1/mint/{x}': { post: { summary: 'Mint' } }, '/api/v1/things': { get: { tags: ['Extra'] }, post: { tags: ['Other'] } }, '/elsewhere': { get: {} } },
+    });
+    expect(endpoints.map((e) => [e.method, e.path, e.category])).toEqual([
+      ['POST', '/api/v1/mint/{x}', 'NFT Minting'],
+      ['GET', '/api/v1/things', 'Extra'],
+      ['POST', '/api/v1/things', 'Other'],
+    ]);
+    expect(groups.map((g) => g.id)).toEqual(['Extra', 'NFT Minting', 'Other']);
   });
 
   it('unknown /api paths answer 404 in the error shape', async () => {

@@ -15,7 +15,8 @@ export interface ApiEndpoint {
   id: string;
   method: HttpMethod;
   path: string;
-  category: ApiCategory;
+  /** The group the /api page lists it under: this table's categories, or the OpenAPI document's tag. */
+  category: ApiCategory | (string & {});
   title: string;
   description: string;
   body: ApiField[];
@@ -164,7 +165,7 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
 /** Category filter plus case-insensitive search over method, path, title and description. */
 export function filterApiEndpoints(
   query: string,
-  category: 'all' | ApiCategory = 'all',
+  category: 'all' | ApiEndpoint['category'] = 'all',
   endpoints: ApiEndpoint[] = API_ENDPOINTS,
 ): ApiEndpoint[] {
   const q = query.trim().toLowerCase();

@@ -79,6 +79,17 @@ describeE2E('API keys and the API page in a real browser', {}, (e2e) => {
     await expect.poll(() => cards.count()).toBe(3);
     await page.getByRole('tab', { name: 'NFT Minting' }).click();
     await expect.poll(() => cards.count()).toBe(1);
+    // The institutions' endpoints are their own group (the document's "Institutions" tag), with its
+    // description, and no longer among "Certificates".
+    const institution = operations.filter((o) => o.includes(' /api/v1/issuer/'));
+    expect(institution.length).toBeGreaterThanOrEqual(7);
+    await page.getByRole('tab', { name: 'Institutions' }).click();
+    await expect.poll(() => cards.count()).toBe(institution.length);
+    await expect(page.getByTestId('api-group-description').innerText()).resolves.toMatch(/For institutions/);
+    await page.getByRole('tab', { name: 'Certificates' }).click();
+    await expect.poll(() => cards.count()).toBe(3);
+    await expect(page.locator('[data-testid="api-endpoint"]', { hasText: '/api/v1/issuer/' }).count()).resolves.toBe(0);
+    await page.getByRole('tab', { name: 'Institutions' }).click();
     await screenshot(page, 'api-page-openapi');
   });
 });

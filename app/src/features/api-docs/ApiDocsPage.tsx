@@ -6,10 +6,7 @@ import { toast } from '../../lib/toast';
 import {
   API_AUTH_HEADER_EXAMPLE,
   API_AUTH_NOTE,
-  API_CATEGORIES,
-  API_ENDPOINTS,
   filterApiEndpoints,
-  type ApiCategory,
   type ApiEndpoint,
   type ApiField,
 } from '../../../../shared/content/api-endpoints';
@@ -23,9 +20,10 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { useMediaQuery } from '../../hooks/use-media-query';
 import { copyToClipboard } from '../../lib/clipboard';
 import { cn } from '../../lib/utils';
-import { loadApiEndpoints, OPENAPI_URL } from './openapi';
+import { loadApiCatalog, OPENAPI_URL, SEED_CATALOG } from './openapi';
 
-type CategoryFilter = 'all' | ApiCategory;
+/** 'all', or the id of one of the catalog's groups (the OpenAPI document's tags). */
+type CategoryFilter = string;
 
 /** Seed §2/§9: the copy toast lasts 2 s; the page switches to its mobile layout at 640 px. */
 export const COPY_TOAST_DURATION_MS = 2000;
@@ -102,16 +100,20 @@ function EndpointCard({ endpoint }: { endpoint: ApiEndpoint }) {
 
 export default function ApiDocsPage() {
   const [query, setQuery] = useState('');
-  const [category, setCategory] = useState<CategoryFilter>('all');
+  const [chosen, setCategory] = useState<CategoryFilter>('all');
   const isMobile = useMediaQuery(MOBILE_QUERY);
-  // The served OpenAPI document when there is one; the seed's table meanwhile (and as placeholder data).
-  const { data: all = API_ENDPOINTS } = useQuery({
+  // The served OpenAPI document when there is one, grouped by its tags; the seed's table meanwhile.
+  const { data: catalog = SEED_CATALOG } = useQuery({
     queryKey: ['api-docs', OPENAPI_URL],
-    queryFn: ({ signal }) => loadApiEndpoints(signal),
+    queryFn: ({ signal }) => loadApiCatalog(signal),
     staleTime: Infinity,
     retry: false,
   });
-  const endpoints = useMemo(() => filterApiEndpoints(query, category, all), [query, category, all]);
+  const tabs = useMemo(() => [{ id: 'all', label: 'All', description: undefined as string | undefined }, ...catalog.groups], [catalog]);
+  // A group of the seed's table chosen before the document arrived may not exist in it.
+  const category = tabs.some((t) => t.id === chosen) ? chosen : 'all';
+  const group = tabs.find((t) => t.id === category);
+  const endpoints = useMemo(() => filterApiEndpoints(query, category, catalog.endpoints), [query, category, catalog]);
 
   const clearFilters = () => {
     setQuery('');
@@ -130,6 +132,7 @@ export default function ApiDocsPage() {
       </div>
     ) : (
       <div className="grid gap-4">
+        {group?.description && <p className="text-sm text-muted-foreground" data-testid="api-group-description">{group.description}</p>}
         {endpoints.map((e) => (
           <EndpointCard key={e.id} endpoint={e} />
         ))}
@@ -186,7 +189,7 @@ export default function ApiDocsPage() {
                 <SelectValue />
               </SelectTrigger>
               <SelectContent>
-                {API_CATEGORIES.map((c) => (
+                {tabs.map((c) => (
                   <SelectItem key={c.id} value={c.id}>
                     {c.label}
                   </SelectItem>
@@ -198,13 +201,13 @@ export default function ApiDocsPage() {
         ) : (
           <Tabs value={category} onValueChange={(v) => setCategory(v as CategoryFilter)} className="mt-4 gap-4">
             <TabsList className="w-full sm:w-fit">
-              {API_CATEGORIES.map((c) => (
+              {tabs.map((c) => (
                 <TabsTrigger key={c.id} value={c.id} className="px-3">
                   {c.label}
                 </TabsTrigger>
               ))}
             </TabsList>
-            {API_CATEGORIES.map((c) => (
+            {tabs.map((c) => (
               <TabsContent key={c.id} value={c.id}>
                 {c.id === category && list}
               </TabsContent>
