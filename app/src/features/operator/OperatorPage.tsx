@@ -90,6 +90,11 @@ function IssuersCard() {
                     )}
                   </div>
                 </div>
+                {i.status === 'approved' && i.proof.status !== 'proven' && (
+                  <p className="text-xs font-medium text-amber-800 dark:text-amber-300" data-testid="approved-unproven">
+                    Approved without a proven domain at present: verifiers are told its domain is not proven, and it cannot issue or confirm.
+                  </p>
+                )}
                 <DomainProof proof={i.proof} />
               </li>
             ))}

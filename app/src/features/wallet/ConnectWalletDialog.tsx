@@ -1,4 +1,5 @@
 // Our own Connect Wallet dialog (wallet-adapter-react-ui is not used: it pulls Google Fonts).
+import { useState } from 'react';
 import { ExternalLink, Loader2, Wallet } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import {
@@ -8,6 +9,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
+import type { DevAccountId } from './dev-accounts';
+import { DevAccountButtons } from './DevAccountButtons';
 import { DEV_WALLET_NAME } from './names';
 import { useWalletSession } from './WalletSession';
 
@@ -31,8 +34,10 @@ export function ConnectWalletDialog({
 }) {
   const { wallets, connecting, connectAndSignIn, connectOnly } = useWalletSession();
   const installed = wallets.filter((w) => w.installed);
+  const devWallet = installed.some((w) => w.name === DEV_WALLET_NAME);
+  const [pending, setPending] = useState<DevAccountId | null>(null);
 
-  async function choose(name: string) {
+  async function connect(name: string) {
     const ok = await (signIn ? connectAndSignIn(name) : connectOnly(name));
     if (ok) {
       onOpenChange(false);
@@ -40,9 +45,27 @@ export function ConnectWalletDialog({
     }
   }
 
+  async function choose(name: string) {
+    // Signing in with the development wallet itself: its own key, not a named account chosen before.
+    // (Connecting only, for a transaction, keeps the account the session was signed in with.)
+    if (signIn && name === DEV_WALLET_NAME) await (await import('./dev-wallet')).selectDevAccount(null);
+    await connect(name);
+  }
+
+  /** A named account of this local installation: the development wallet signs in as it. */
+  async function chooseAccount(id: DevAccountId) {
+    setPending(id);
+    try {
+      await (await import('./dev-wallet')).selectDevAccount(id);
+      await connect(DEV_WALLET_NAME);
+    } finally {
+      setPending(null);
+    }
+  }
+
   return (
     <Dialog open={open} onOpenChange={(next) => !connecting && onOpenChange(next)}>
-      <DialogContent className="sm:max-w-md">
+      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-md">
         <DialogHeader>
           <DialogTitle>Connect Wallet</DialogTitle>
           <DialogDescription>
@@ -58,15 +81,15 @@ export function ConnectWalletDialog({
                 <Button
                   type="button"
                   variant="outline"
-                  className="h-auto w-full justify-start gap-3 py-3"
+                  className="h-auto w-full justify-start gap-3 py-3 text-left whitespace-normal"
                   disabled={connecting}
                   onClick={() => void choose(w.name)}
                 >
-                  <img src={w.icon} alt="" className="size-7 rounded-md" />
-                  <span className="flex flex-col items-start">
+                  <img src={w.icon} alt="" className="size-7 shrink-0 rounded-md" />
+                  <span className="flex min-w-0 flex-col items-start">
                     <span className="font-medium">{connecting ? 'Connecting....' : w.name}</span>
                     {w.name === DEV_WALLET_NAME && (
-                      <span className="text-xs font-normal text-muted-foreground">Local chains only · key kept in this browser</span>
+                      <span className="text-xs font-normal text-muted-foreground">Local chains only · your own key, kept in this browser</span>
                     )}
                   </span>
                   {connecting && <Loader2 className="ml-auto size-4 animate-spin" aria-hidden="true" />}
@@ -91,6 +114,7 @@ export function ConnectWalletDialog({
             </ul>
           </div>
         )}
+        {signIn && devWallet && <DevAccountButtons disabled={connecting || pending !== null} pending={pending} onChoose={(id) => void chooseAccount(id)} />}
       </DialogContent>
     </Dialog>
   );

@@ -3,6 +3,10 @@
 // Phantom or Solflare, and the same identity comes back on every visit because the secret key lives
 // in localStorage (tests inject one with page.addInitScript before the app loads). An ed25519 key
 // (tweetnacl) and the transaction's own bytes (./transaction) are all it needs: no @solana/web3.js.
+// It can also act as one of the installation's named accounts (Holder, Institution, Operator; see
+// ./dev-accounts): the choice is kept in localStorage, the key is fetched from the server at each connect
+// (the server hands it only to a browser on its own machine), so a wiped installation is never signed
+// for with a stale key.
 import { registerWallet, ReadonlyWalletAccount } from '@wallet-standard/wallet';
 import type { Wallet, WalletAccount, WalletIcon } from '@wallet-standard/base';
 import type {
@@ -24,7 +28,8 @@ import type {
 } from '@solana/wallet-standard-features';
 import nacl from 'tweetnacl';
 import bs58 from 'bs58';
-import { DEV_WALLET_NAME, DEV_WALLET_STORAGE_KEY } from './names';
+import { fetchDevAccounts, type DevAccountId } from './dev-accounts';
+import { DEV_WALLET_ACCOUNT_KEY, DEV_WALLET_NAME, DEV_WALLET_STORAGE_KEY } from './names';
 import { addSignature } from './transaction';
 
 export { DEV_WALLET_NAME, DEV_WALLET_STORAGE_KEY };
@@ -66,6 +71,23 @@ export function loadDevKeypair(storage: Storage = localStorage): DevKeypair {
   const fresh = keypair(nacl.sign.keyPair().secretKey);
   storage.setItem(DEV_WALLET_STORAGE_KEY, bs58.encode(fresh.secretKey));
   return fresh;
+}
+
+/** The named account chosen for this browser, or null for the wallet's own key. */
+export function chosenDevAccount(storage: Storage = localStorage): DevAccountId | null {
+  const v = storage.getItem(DEV_WALLET_ACCOUNT_KEY);
+  return v === 'holder' || v === 'institution' || v === 'operator' ? v : null;
+}
+
+/** The keypair to sign with: the chosen named account's (fetched now), or this browser's own. */
+async function currentKeypair(): Promise<DevKeypair> {
+  const id = chosenDevAccount();
+  if (!id) return loadDevKeypair();
+  const answer = await fetchDevAccounts();
+  if (!answer.ok) throw new Error(answer.reason);
+  const account = answer.accounts.find((a) => a.id === id);
+  if (!account) throw new Error(`This installation has no ${id} account.`);
+  return keypair(bs58.decode(account.secret_key));
 }
 
 class DevWallet implements Wallet {
@@ -110,22 +132,25 @@ class DevWallet implements Wallet {
     return () => void this.#listeners.get(event)?.delete(fn);
   };
 
-  // No approval prompt: the key belongs to this browser profile and exists only on local chains.
+  #use(kp: DevKeypair) {
+    this.#keypair = kp;
+    this.#accounts = [new ReadonlyWalletAccount({ address: kp.address, publicKey: kp.publicKey, chains: CHAINS, features: FEATURES })];
+    this.#emit('change', { accounts: this.accounts });
+  }
+
+  // No approval prompt: the key belongs to this browser profile (or this machine's installation) and
+  // exists only on local chains.
   #connect: StandardConnectMethod = async () => {
-    if (!this.#accounts.length) {
-      this.#keypair = loadDevKeypair();
-      this.#accounts = [
-        new ReadonlyWalletAccount({
-          address: this.#keypair.address,
-          publicKey: this.#keypair.publicKey,
-          chains: CHAINS,
-          features: FEATURES,
-        }),
-      ];
-      this.#emit('change', { accounts: this.accounts });
-    }
+    if (!this.#accounts.length) this.#use(await currentKeypair());
     return { accounts: this.accounts };
   };
+
+  /** Switches to the chosen account at once when connected (the next connect uses it otherwise). */
+  async switchAccount() {
+    if (!this.#accounts.length) return;
+    const kp = await currentKeypair();
+    if (kp.address !== this.#keypair?.address) this.#use(kp);
+  }
 
   #disconnect = async () => {
     this.#accounts = [];
@@ -159,10 +184,17 @@ class DevWallet implements Wallet {
   };
 }
 
-let registered = false;
+let registered: DevWallet | null = null;
 /** Registers the development wallet once per page; call it only on local chains. */
 export function registerDevWallet() {
   if (registered || typeof window === 'undefined') return;
-  registered = true;
-  registerWallet(new DevWallet());
+  registered = new DevWallet();
+  registerWallet(registered);
+}
+
+/** Chooses a named account of this installation (null: the wallet's own key) for the next connect. */
+export async function selectDevAccount(id: DevAccountId | null, storage: Storage = localStorage) {
+  if (id) storage.setItem(DEV_WALLET_ACCOUNT_KEY, id);
+  else storage.removeItem(DEV_WALLET_ACCOUNT_KEY);
+  await registered?.switchAccount();
 }

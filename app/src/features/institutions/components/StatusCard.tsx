@@ -39,7 +39,11 @@ export function StatusCard({ me }: { me: IssuerView }) {
           <p className="flex items-center gap-2">
             <IssuerStatusBadge status={me.status} />
           </p>
-          <p className="text-muted-foreground">{s.text}</p>
+          <p className="text-muted-foreground" data-testid="issuer-status-text">
+            {me.status === 'approved' && me.proof.status !== 'proven'
+              ? 'Approved, but the domain is not proven at present: verifiers are told so, and issuing and confirming open once it is proven.'
+              : s.text}
+          </p>
           <p className="break-all font-mono text-xs text-muted-foreground">Authority: {me.authority}</p>
         </CardContent>
       </Card>
