@@ -141,7 +141,7 @@ describe('development accounts on the embedded chain, to a browser on this machi
   });
 
   it('a forwarded request is refused, whatever it claims: X-Forwarded-For 127.0.0.1, Forwarded, X-Real-IP, Via', async () => {
-    for (const h of [{ 'x-forwarded-for': '127.0.0.1' }, { 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }, { via: '1.1 proxy' }, { 'x-forwarded-host': 'localhost' }]) {
+    for (const h of <Record<string, string>[]>[{ 'x-forwarded-for': '127.0.0.1' }, { 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=127.0.0.1' }, { 'x-real-ip': '127.0.0.1' }, { via: '1.1 proxy' }, { 'x-forwarded-host': 'localhost' }]) {
       expectRefused(await get(s, h), /not through a proxy/);
     }
   });
