@@ -2,8 +2,9 @@
 // HTTP cache on): an institution registers and proves its domain (a real DNS server on loopback,
 // server/test/net-peers/dns.ts, the product's resolver pointed at it), the operator approves it, it
 // issues a certificate to a holder who sees it issuer-confirmed; the holder asks it to confirm a
-// certificate of their own and it confirms, the holder's page turning confirmed live. Screenshots of
-// the portal, the console and the holder's request; axe-core on each.
+// certificate of their own and it confirms, the holder's page turning confirmed live; the operator
+// revokes one for fraud, which the holder's page and the public view show. Screenshots of the portal,
+// the console and the holder's request; axe-core on each.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -256,6 +257,50 @@ describeE2E(
       await visible(issued.getByText('Replaced by the corrected diploma.'));
       await q.getByLabel('Status filter').selectOption('revoked');
       await expect.poll(() => q.getByTestId('issued-row').count()).toBe(1);
+    });
+
+    it('the operator revokes a certificate for fraud: the holder\'s page (live, then after a reload) and the public view say revoked as fraudulent; the audit log has it', async () => {
+      // The holder's own upload the institution confirmed, open on the holder's page.
+      const h = holder;
+      await h.goto('/certificates');
+      await h.getByText(ownClaims.title).first().click();
+      await h.waitForURL(/\/certificates\/[^/]+$/);
+      const id = new URL(h.url()).pathname.split('/').pop()!;
+      await expect.poll(() => h.getByTestId('request-state').textContent(), { timeout: 15_000 }).toContain('Confirmed by the institution');
+      // Its public link, from the institution's list (a visitor's way in).
+      await institution.goto('/institution');
+      const href = await institution.getByTestId('issued-row').filter({ hasText: ownClaims.title }).getByRole('link', { name: /Public view/ }).getAttribute('href');
+      expect(href).toMatch(new RegExp(`/view/[^/]+/${id}$`));
+
+      const p = operator;
+      await p.goto('/operator');
+      await p.getByLabel('Certificate ID').fill(id);
+      await p.getByLabel('Note (required)').fill('The holder never studied here: the diploma was forged.');
+      await p.getByRole('button', { name: 'Revoke for fraud' }).click();
+      await toast(p, 'Certificate Revoked');
+      const entry = p.getByTestId('audit-row').filter({ hasText: 'operator.revoke' });
+      await visible(entry);
+      await expect(entry.first().innerText()).resolves.toContain(id);
+      await screenshot(p, 'inst-12-operator-fraud-revoked');
+
+      // The holder's open page follows without a reload, and says so again after one (HTTP cache on).
+      const revocation = h.getByTestId('revocation');
+      await expect.poll(() => revocation.textContent().catch(() => ''), { timeout: 20_000 }).toMatch(/revoked as fraudulent/);
+      await h.reload();
+      await expect.poll(() => revocation.textContent().catch(() => ''), { timeout: 20_000 }).toMatch(/Revoked on .* by .*: revoked as fraudulent\./);
+      await screenshot(h, 'inst-13-holder-fraud-revoked');
+
+      // A visitor with no wallet: not valid, revoked as fraudulent, and when.
+      const visitor = await e2e.page();
+      errors.push(watchErrors(visitor));
+      await visitor.goto(href!);
+      await expect.poll(() => visitor.locator('main').innerText(), { timeout: 20_000 }).toMatch(/Not valid: revoked/);
+      const text = await visitor.locator('main').innerText();
+      expect(text).toMatch(/revoked as fraudulent/i);
+      expect(text).toMatch(/Revoked [A-Z][a-z]+ \d{1,2}, \d{4}/);
+      await screenshot(visitor, 'inst-14-public-fraud-revoked');
+      a11y['public-revoked'] = await seriousViolations(visitor);
+      await visitor.context().close();
     });
 
     it('the portal and the console fit a phone screen (no sideways scrolling)', async () => {
