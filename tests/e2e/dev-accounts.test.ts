@@ -1,0 +1,129 @@
+// A newcomer who ran `npm start` tries the three roles from the connect dialog (issue 14): the
+// development wallet's named accounts of this installation (Holder, Institution, Operator), in a real
+// browser against the real server with its demo data (embedded chain, HTTP cache on, a reload). Their
+// keys come from the server (GET /api/dev/accounts, this machine only: server/test/attack-dev-accounts).
+import { expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { seriousViolations } from './helpers/axe';
+import { screenshot, watchErrors } from './helpers/browser';
+import { describeE2E } from './helpers/e2e';
+import { visible } from './helpers/pw';
+import { DEV_WALLET_NAME, demoHolder } from './helpers/wallet';
+import { loadOrCreateDemoKeys } from '../../server/src/services/demo/keys';
+
+const short = (a: string) => `${a.slice(0, 6)}...${a.slice(-4)}`;
+
+describeE2E('development wallet: named local accounts in a real browser', { env: { ATTESTA_DEMO_DATA: 'true' }, dismissDevNotice: true }, (e2e) => {
+  const errors: string[][] = [];
+  const a11y: Record<string, unknown[]> = {};
+
+  /** A fresh browser (no wallet key of its own yet): Connect Wallet on /login, the dialog open. */
+  async function newcomer(): Promise<Page> {
+    const page = await e2e.page();
+    errors.push(watchErrors(page));
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    await visible(page.getByRole('dialog'));
+    return page;
+  }
+
+  async function pick(page: Page, label: 'Holder' | 'Institution' | 'Operator') {
+    const list = page.getByRole('list', { name: 'Local accounts' });
+    await list.getByRole('button', { name: new RegExp(`^${label}\\b`) }).click();
+    await page.waitForURL('**/dashboard');
+  }
+
+  const signedInAs = (page: Page) => page.locator('[data-sidebar="footer"]').first().innerText();
+
+  it('the connect dialog offers Holder, Institution and Operator beside the wallet\'s own key', async () => {
+    const page = await newcomer();
+    const keys = loadOrCreateDemoKeys(e2e.server.dataDir);
+    const list = page.getByRole('list', { name: 'Local accounts' });
+    await visible(list);
+    await expect(list.getByRole('button').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(new RegExp(`^Holder\\n.*Alex Demo.*${short(keys.holder.publicKey.toBase58()).replace(/\./g, '\\.')}`, 's')),
+      expect.stringMatching(new RegExp(`^Institution\\n.*Attesta Demo University.*${short(keys.issuer.publicKey.toBase58()).replace(/\./g, '\\.')}`, 's')),
+      expect.stringMatching(new RegExp(`^Operator\\n.*${short(keys.operator.publicKey.toBase58()).replace(/\./g, '\\.')}`, 's')),
+    ]);
+    await visible(page.getByRole('button', { name: new RegExp(DEV_WALLET_NAME) }));
+    await screenshot(page, 'dev-accounts-01-dialog', { fullPage: false });
+    a11y['dialog'] = await seriousViolations(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.getByRole('dialog').evaluate((d) => d.scrollWidth - d.clientWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'dev-accounts-02-dialog-phone', { fullPage: false });
+    await page.context().close();
+  });
+
+  it('"Institution" lands as the approved demo institution in /institution, its domain honestly not proven', async () => {
+    const page = await newcomer();
+    await pick(page, 'Institution');
+    await page.getByRole('link', { name: 'Institution', exact: true }).click();
+    await page.waitForURL('**/institution');
+    await visible(page.getByRole('heading', { name: 'Attesta Demo University', level: 1 }));
+    await expect.poll(() => page.getByTestId('issuer-status').first().getAttribute('data-status')).toBe('approved');
+    await expect.poll(() => page.getByTestId('proof-status').first().textContent()).toBe('Not proven');
+    await expect(page.getByTestId('issuer-status-text').innerText()).resolves.toMatch(/domain is not proven/);
+    await visible(page.getByTestId('issued-row').filter({ hasText: 'Bachelor of Science' }));
+    expect(await page.getByRole('link', { name: 'Operator' }).count()).toBe(0);
+    await screenshot(page, 'dev-accounts-03-institution');
+    a11y['institution'] = await seriousViolations(page);
+    await page.context().close();
+  });
+
+  it('"Operator" sees /operator: the demo institution approved without a proof, and the seed\'s audit entry', async () => {
+    const page = await newcomer();
+    await pick(page, 'Operator');
+    await page.getByRole('link', { name: 'Operator' }).click();
+    await page.waitForURL('**/operator');
+    const row = page.getByTestId('issuer-row').filter({ hasText: 'Attesta Demo University' });
+    await visible(row);
+    await expect.poll(() => row.getByTestId('issuer-status').getAttribute('data-status')).toBe('approved');
+    await visible(row.getByTestId('approved-unproven'));
+    await visible(page.getByTestId('audit-row').filter({ hasText: 'platform.demo_approve' }));
+    await screenshot(page, 'dev-accounts-04-operator');
+    a11y['operator'] = await seriousViolations(page);
+    await page.context().close();
+  });
+
+  it('"Holder" sees the demo certificates, still signed in after a reload (HTTP cache on); logging out and picking "Operator" switches', async () => {
+    const page = await newcomer();
+    await pick(page, 'Holder');
+    await visible(page.getByRole('heading', { name: /Welcome, Alex Demo/ }));
+    await page.goto('/certificates');
+    for (const title of ['Bachelor of Science', 'Cloud Practitioner Certificate', 'Data Analytics Diploma']) await visible(page.getByText(title).first());
+    await page.reload();
+    await visible(page.getByText('Data Analytics Diploma').first());
+    await expect.poll(() => signedInAs(page)).toContain(short(demoHolder(e2e.server).publicKey.toBase58()));
+    await screenshot(page, 'dev-accounts-05-holder');
+
+    await page.getByRole('button', { name: 'Log Out' }).click();
+    await page.waitForURL((u) => !/\/(dashboard|certificates)/.test(u.pathname));
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Connect Wallet' }).first().click();
+    await pick(page, 'Operator');
+    await visible(page.getByRole('link', { name: 'Operator' }));
+    await expect.poll(() => signedInAs(page)).toContain(short(loadOrCreateDemoKeys(e2e.server.dataDir).operator.publicKey.toBase58()));
+    await page.context().close();
+  });
+
+  it('the development wallet itself signs in with the browser\'s own key, a newcomer with no certificates', async () => {
+    const page = await newcomer();
+    await page.getByRole('button', { name: new RegExp(DEV_WALLET_NAME) }).click();
+    await page.waitForURL('**/dashboard');
+    const own = await page.evaluate(() => localStorage.getItem('attesta-dev-wallet'));
+    expect(own).toBeTruthy();
+    const text = await signedInAs(page);
+    const keys = loadOrCreateDemoKeys(e2e.server.dataDir);
+    for (const k of [keys.holder, keys.issuer, keys.operator]) expect(text).not.toContain(short(k.publicKey.toBase58()));
+    await page.goto('/certificates');
+    await visible(page.getByRole('heading', { level: 1 }));
+    expect(await page.getByText('Bachelor of Science').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('has no page errors and no serious or critical axe-core violations', () => {
+    expect(errors.flat()).toEqual([]);
+    const bad = Object.entries(a11y).filter(([, v]) => v.length);
+    expect(bad, JSON.stringify(bad, null, 2)).toEqual([]);
+  });
+});
