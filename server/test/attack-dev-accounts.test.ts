@@ -18,7 +18,8 @@ import type { Server } from '../src/app';
 import { DEV_ACCOUNTS_PATH } from '../src/http/dev-accounts';
 import { DEMO_KEYS_FILE, loadOrCreateDemoKeys } from '../src/services/demo/keys';
 import { DEMO_ISSUER_DOMAIN, DEMO_USER_ID } from '../src/services/demo/seed';
-import { makeClient, signIn, startTestServer, tmpDataDir } from './helpers';
+import { makeClient, makePdf, signIn, startTestServer, tmpDataDir } from './helpers';
+import { issueForm } from './institutions-support/world';
 
 interface Account {
   id: string;
@@ -119,6 +120,10 @@ describe('development accounts on the embedded chain, to a browser on this machi
     await signIn(i, walletOf(institution.secret_key));
     const me = await i.client.issuer.me.query();
     expect(me).toMatchObject({ status: 'approved', domain: DEMO_ISSUER_DOMAIN, proof: { status: 'unproven', method: null, proven_at: null } });
+    // The local demo institution may try issuing without a proof (its records say the domain is not proven).
+    expect(me).toMatchObject({ demo: true, may_act: true });
+    const prepared = await i.client.issuer.issue.mutate(issueForm({ title: 'Certificate of Attendance', program_name: 'Trying Attesta', issue_date: '2025-02-02', holder_wallet: holder.address }, await makePdf(['Attesta Demo University', 'Certificate of Attendance', 'Trying Attesta'], { holder: 'Alex Demo' })));
+    expect(prepared.transaction).toEqual(expect.any(String));
     expect((await i.client.auth.me.query())?.roles).toMatchObject({ operator: false, issuer: { status: 'approved' } });
 
     const o = makeClient(s.url);
@@ -218,6 +223,12 @@ describe('development accounts refused elsewhere', () => {
     const c = makeClient(s.url);
     await signIn(c, walletOf(bs58.encode(loadOrCreateDemoKeys(d).operator.secretKey)));
     expect((await c.client.auth.me.query())?.roles.operator).toBe(false);
+    // Nor may the demo institution act without a domain proof: the rule holds for every institution.
+    const i = makeClient(s.url);
+    await signIn(i, walletOf(bs58.encode(loadOrCreateDemoKeys(d).issuer.secretKey)));
+    expect(await i.client.issuer.me.query()).toMatchObject({ status: 'approved', demo: false, may_act: false });
+    const form = issueForm({ title: 'Certificate of Attendance', program_name: 'Trying Attesta', issue_date: '2025-02-02', holder_wallet: loadOrCreateDemoKeys(d).holder.publicKey.toBase58() }, await makePdf(['Certificate of Attendance']));
+    await expect(i.client.issuer.issue.mutate(form)).rejects.toThrow(/Prove the institution’s domain demo\.attesta\.example first/);
   });
 
   it('on an RPC chain the route does not exist and the installation\'s "Operator" key is no operator', async () => {

@@ -2,6 +2,8 @@
 // development wallet's named accounts of this installation (Holder, Institution, Operator), in a real
 // browser against the real server with its demo data (embedded chain, HTTP cache on, a reload). Their
 // keys come from the server (GET /api/dev/accounts, this machine only: server/test/attack-dev-accounts).
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe';
@@ -9,6 +11,7 @@ import { screenshot, watchErrors } from './helpers/browser';
 import { describeE2E } from './helpers/e2e';
 import { visible } from './helpers/pw';
 import { DEV_WALLET_NAME, demoHolder } from './helpers/wallet';
+import { certificatePdf, tempDir } from './helpers/fixtures';
 import { loadOrCreateDemoKeys } from '../../server/src/services/demo/keys';
 
 const short = (a: string) => `${a.slice(0, 6)}...${a.slice(-4)}`;
@@ -54,7 +57,7 @@ describeE2E('development wallet: named local accounts in a real browser', { env:
     await page.context().close();
   });
 
-  it('"Institution" lands as the approved demo institution in /institution, its domain honestly not proven', async () => {
+  it('"Institution" lands as the approved demo institution in /institution, its domain honestly not proven, and can try issuing', async () => {
     const page = await newcomer();
     await pick(page, 'Institution');
     await page.getByRole('link', { name: 'Institution', exact: true }).click();
@@ -62,8 +65,29 @@ describeE2E('development wallet: named local accounts in a real browser', { env:
     await visible(page.getByRole('heading', { name: 'Attesta Demo University', level: 1 }));
     await expect.poll(() => page.getByTestId('issuer-status').first().getAttribute('data-status')).toBe('approved');
     await expect.poll(() => page.getByTestId('proof-status').first().textContent()).toBe('Not proven');
-    await expect(page.getByTestId('issuer-status-text').innerText()).resolves.toMatch(/domain is not proven/);
+    await expect(page.getByTestId('issuer-status-text').innerText()).resolves.toMatch(/demo institution of this local installation.*domain is not proven/s);
     await visible(page.getByTestId('issued-row').filter({ hasText: 'Bachelor of Science' }));
+    // A newcomer can try issuing: to the Holder account, signed by this account's key in the browser.
+    const holder = loadOrCreateDemoKeys(e2e.server.dataDir).holder.publicKey.toBase58();
+    const dir = tempDir();
+    const file = path.join(dir, 'demo-issued.pdf');
+    fs.writeFileSync(file, await certificatePdf({ title: 'Certificate of Attendance', institution_name: 'Attesta Demo University', program_name: 'Trying Attesta', issue_date: '2025-02-02', holder: 'Alex Demo' }));
+    await page.getByLabel('Certificate title').fill('Certificate of Attendance');
+    await page.getByLabel('Program', { exact: true }).fill('Trying Attesta');
+    await page.getByLabel('Issue date').fill('2025-02-02');
+    await page.getByLabel('Holder’s wallet address').fill(holder);
+    await page.locator('input[type=file]').setInputFiles(file);
+    await page.getByRole('button', { name: 'Issue certificate' }).click();
+    await page.locator('[data-sonner-toast]').filter({ hasText: 'Certificate Issued' }).first().waitFor({ timeout: 30_000 });
+    const issued = page.getByTestId('issued-row').filter({ hasText: 'Certificate of Attendance' });
+    await visible(issued);
+    fs.rmSync(dir, { recursive: true, force: true });
+    // What a verifier reads: issued by the demo institution, its domain not proven.
+    const href = await issued.getByRole('link', { name: /Public view/ }).getAttribute('href');
+    const visitor = await e2e.page();
+    await visitor.goto(href!);
+    await expect.poll(() => visitor.getByTestId('verdict-note').first().textContent(), { timeout: 15_000 }).toMatch(/demo\.attesta\.example is not proven/);
+    await visitor.context().close();
     expect(await page.getByRole('link', { name: 'Operator' }).count()).toBe(0);
     await screenshot(page, 'dev-accounts-03-institution');
     a11y['institution'] = await seriousViolations(page);

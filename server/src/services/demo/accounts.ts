@@ -31,6 +31,15 @@ export class DevAccounts {
     this.operatorAddress = keys.operator.publicKey.toBase58();
   }
 
+  /**
+   * The "Institution" account with the demo data: the seeded demo institution. Its domain is a reserved
+   * example name nobody can prove, so on this local chain it may issue and confirm without the proof;
+   * every verdict of its records says the domain is not proven.
+   */
+  isDemoInstitution(wallet: string): boolean {
+    return this.withDemoData && wallet === this.keys.issuer.publicKey.toBase58();
+  }
+
   /** The "Operator" account: an operator of this (embedded-chain) installation. */
   isOperator(wallet: string): boolean {
     return wallet === this.operatorAddress;

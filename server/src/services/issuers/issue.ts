@@ -20,7 +20,7 @@ import { approvedIssuerOf } from './roles';
 // signed by the institution's wallet. The holder sees a verified, issuer-confirmed certificate at once;
 // an earlier unconfirmed claim of the same file by another wallet ends as superseded (visibly).
 
-type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config'>;
+type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config' | 'devAccounts'>;
 
 /** Issued files wait under their own prefix: the orphan sweep (services/blobs.ts) only takes holders' uploads. */
 export const issuedFileKey = (id: string) => `issued/${id}.pdf`;
@@ -59,9 +59,13 @@ export function walletOrFail(address: string, who = 'The holder’s wallet addre
   return new PublicKey(bytes);
 }
 
-/** The institution must have proven its domain before its word counts (issue, confirm). */
-export function requireProven(profile: IssuerProfileRow): void {
-  if (profile.proof_status === 'proven') return;
+/**
+ * The institution must have proven its domain before its word counts (issue, confirm). The one
+ * exception is the demo institution of a local installation (embedded chain, demo data), so that a
+ * newcomer can try the role; its records say "domain not proven" wherever they are shown.
+ */
+export function requireProven(svc: Pick<Services, 'devAccounts'>, profile: IssuerProfileRow): void {
+  if (profile.proof_status === 'proven' || svc.devAccounts?.isDemoInstitution(profile.authority)) return;
   const lapsed = profile.proof_status === 'lapsed' ? 'The proof of the domain lapsed (a re-check failed). ' : '';
   fail(
     'PRECONDITION_FAILED',
@@ -89,7 +93,7 @@ export function issuerConfirmedDetails(p: { authority: string; issuer: IssuerAcc
 export async function prepareIssue(svc: Svc, user: UserRow, input: IssueInput): Promise<PreparedAction> {
   const issuer = await approvedIssuerOf(svc, user);
   const profile = await profileOf(svc, user.wallet_address, issuer);
-  requireProven(profile);
+  requireProven(svc, profile);
   const holder = walletOrFail(input.holder_wallet);
   let expiresAt = 0;
   if (input.expires_on) {

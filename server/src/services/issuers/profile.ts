@@ -1,5 +1,5 @@
 import { PublicKey } from '@solana/web3.js';
-import type { IssuerAccount } from '../../../../shared/program/codec';
+import { IssuerStatus, type IssuerAccount } from '../../../../shared/program/codec';
 import { registerIssuerIx } from '../../../../shared/program/instructions';
 import { ISSUER_STATUS_NAMES } from '../../../../shared/program/names';
 import { appendAudit } from '../../db/audit';
@@ -13,7 +13,7 @@ import { issuerOf } from './roles';
 // The institution's profile: registration (register_issuer, signed by the institution's own wallet,
 // paid by the platform) and the domain proof the chain cannot hold.
 
-type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config'>;
+type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config' | 'devAccounts'>;
 
 /** A typed domain → its normal form, or BAD_REQUEST saying what to enter. */
 export function domainOrFail(input: string): string {
@@ -94,7 +94,15 @@ export function issuerDto(authority: string, issuer: IssuerAccount, profile: Iss
 export async function issuerMe(svc: Svc, user: UserRow) {
   const issuer = await svc.chain.readIssuer(new PublicKey(user.wallet_address));
   if (!issuer) return null;
-  return issuerDto(user.wallet_address, issuer, await profileOf(svc, user.wallet_address, issuer));
+  const profile = await profileOf(svc, user.wallet_address, issuer);
+  const demo = !!svc.devAccounts?.isDemoInstitution(user.wallet_address);
+  return {
+    ...issuerDto(user.wallet_address, issuer, profile),
+    /** The local installation's demo institution (may act without a domain proof here, see requireProven). */
+    demo,
+    /** Whether issuing and confirming are open to it now (approved, and its domain proven or the demo's). */
+    may_act: issuer.status === IssuerStatus.Approved && (profile.proof_status === 'proven' || demo),
+  };
 }
 
 /** Stores a check's outcome: proven, or (a proof that held before and fails now) lapsed, else unproven. */

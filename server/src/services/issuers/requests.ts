@@ -17,7 +17,7 @@ import { approvedIssuerOf } from './roles';
 // share the file with it; request_confirmation, signed by the holder); the institution confirms on chain
 // (confirm_certificate, signed by its wallet) or declines with a reason the holder reads (off chain).
 
-type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config'>;
+type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config' | 'devAccounts'>;
 
 const NOT_FOUND = 'Confirmation request not found';
 
@@ -121,7 +121,7 @@ export async function prepareConfirm(svc: Svc, user: UserRow, requestId: string)
   const r = await ownRequest(svc, user, requestId);
   openOrFail(r);
   const issuer = await approvedIssuerOf(svc, user);
-  requireProven(await profileOf(svc, user.wallet_address, issuer));
+  requireProven(svc, await profileOf(svc, user.wallet_address, issuer));
   const cert = (await findCertificate(svc.db, r.certificate_id)) ?? fail('NOT_FOUND', NOT_FOUND);
   const authority = new PublicKey(user.wallet_address);
   const record = await svc.chain.readCertificate(fromHex(cert.sha256));

@@ -19,7 +19,7 @@ import { approvedIssuerOf } from './roles';
 // fraud, signed by the server's key. The record stays; the row says revoked, when, by whom, why, and
 // keeps the free-text note off chain.
 
-type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config'>;
+type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config' | 'devAccounts'>;
 
 const NOT_FOUND = 'Certificate not found';
 

@@ -36,7 +36,7 @@ export function IssueCard({ me }: { me: IssuerView }) {
   const errors = formState.errors;
   const file = watch('certificate_file');
   useEffect(issueValidation.preload, []);
-  const ready = me.status === 'approved' && me.proof.status === 'proven';
+  const ready = me.may_act;
 
   async function onSubmit(values: IssueFormValues) {
     setBusy(true);

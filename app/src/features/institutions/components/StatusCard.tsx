@@ -41,7 +41,9 @@ export function StatusCard({ me }: { me: IssuerView }) {
           </p>
           <p className="text-muted-foreground" data-testid="issuer-status-text">
             {me.status === 'approved' && me.proof.status !== 'proven'
-              ? 'Approved, but the domain is not proven at present: verifiers are told so, and issuing and confirming open once it is proven.'
+              ? me.demo
+                ? 'Approved as the demo institution of this local installation: its domain is a reserved example name nobody can prove, so it may issue and confirm here, and verifiers are told the domain is not proven.'
+                : 'Approved, but the domain is not proven at present: verifiers are told so, and issuing and confirming open once it is proven.'
               : s.text}
           </p>
           <p className="break-all font-mono text-xs text-muted-foreground">Authority: {me.authority}</p>
