@@ -103,6 +103,10 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['REST POST /api/v1/auth/connect (as the holder) · cookie', { anonymous: 401, holder: 200, otherHolder: 401, issuer: 401, operator: 401 }],
   ['REST POST /api/v1/auth/disconnect · key',              { anonymous: 401, holder: 400, otherHolder: 400, issuer: 400, operator: 400 }],
   ['REST POST /api/v1/auth/disconnect · cookie',           { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
+  ['REST GET /api/v1/profile · key',                       { anonymous: 401, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
+  ['REST GET /api/v1/profile · cookie',                    { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
+  ['REST POST /api/v1/profile · key',                      { anonymous: 401, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
+  ['REST POST /api/v1/profile · cookie',                   { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
   ['REST GET /api/v1/certificates · key',                  { anonymous: 401, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['REST GET /api/v1/certificates · cookie',               { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
   ['REST POST /api/v1/certificates · key',                 { anonymous: 401, holder: 201, otherHolder: 201, issuer: 201, operator: 201 }],
@@ -621,6 +625,21 @@ const REST: Record<string, Omit<Spec, 'call'> & { call: (w: World, a: Actor, s: 
     },
   },
   'REST POST /api/v1/auth/disconnect': { call: (_w, a, _s, ch) => rest(a, ch, 'POST', '/api/v1/auth/disconnect') },
+  'REST GET /api/v1/profile': {
+    call: (_w, a, _s, ch) => rest(a, ch, 'GET', '/api/v1/profile'),
+    check: (_w, a, r) => expect(r.json).toMatchObject({ id: a.userId, wallet_address: a.wallet.address }),
+  },
+  'REST POST /api/v1/profile': {
+    writes: true,
+    // Its own name and e-mail again (the world's certificates name it; privacy checks look for the
+    // e-mail): only the caller's row is written (updated_at).
+    setup: async (w, a) => (a.userId ? ((await db(w).selectFrom('user').select('email').where('id', '=', a.userId).executeTakeFirst())?.email ?? null) : null),
+    call: (_w, a, email, ch) => rest(a, ch, 'POST', '/api/v1/profile', { full_name: a.name || 'Nobody', email }),
+    async check(w, a, r) {
+      expect(r.json).toMatchObject({ id: a.userId, full_name: a.name });
+      expect((await db(w).selectFrom('user').select('full_name').where('id', '=', a.userId!).executeTakeFirstOrThrow()).full_name).toBe(a.name);
+    },
+  },
   'REST GET /api/v1/certificates': {
     call: (_w, a, _s, ch) => rest(a, ch, 'GET', '/api/v1/certificates'),
     async check(w, a, r) {

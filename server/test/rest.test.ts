@@ -75,17 +75,19 @@ afterAll(async () => {
 });
 
 describe('OpenAPI document', () => {
-  it('is OpenAPI 3.1 with every endpoint, bearer security, the four tags and the error shape', () => {
+  it('is OpenAPI 3.1 with every endpoint, bearer security, the tags and the error shape', () => {
     const doc = api.doc;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Authentication', 'Certificates', 'Verification', 'NFT Minting', 'Institutions']);
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['Authentication', 'Profile', 'Certificates', 'Verification', 'NFT Minting', 'Institutions']);
     const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
     expect(ops.sort()).toEqual(
       [
         'POST /api/v1/auth/nonce',
         'POST /api/v1/auth/connect',
         'POST /api/v1/auth/disconnect',
+        'GET /api/v1/profile',
+        'POST /api/v1/profile',
         'GET /api/v1/certificates',
         'POST /api/v1/certificates',
         'GET /api/v1/certificates/{id}',
@@ -124,7 +126,7 @@ describe('OpenAPI document', () => {
     const byPath = Object.fromEntries(eps.map((e) => [`${e.method} ${e.path}`, e]));
     expect(eps).toHaveLength(ENDPOINTS.length);
     // The groups are the document's tags (the server's endpoint table), with their descriptions.
-    expect(groups.map((g) => g.label)).toEqual(['Authentication', 'Certificates', 'Verification', 'NFT Minting', 'Institutions']);
+    expect(groups.map((g) => g.label)).toEqual(['Authentication', 'Profile', 'Certificates', 'Verification', 'NFT Minting', 'Institutions']);
     expect(groups.map((g) => g.description)).toEqual(api.doc.tags.map((t: { description: string }) => t.description));
     for (const ep of ENDPOINTS) expect(byPath[`${ep.method} ${ep.path}`].category, ep.path).toBe(ep.tag);
     expect(byPath['POST /api/v1/auth/connect'].category).toBe('Authentication');
@@ -256,6 +258,8 @@ describe('authentication', () => {
 
     await alice.keys.revoke.mutate({ id: api_key.id });
     for (const [path, method, docPath] of [
+      ['/api/v1/profile', 'GET', '/api/v1/profile'],
+      ['/api/v1/profile', 'POST', '/api/v1/profile'],
       ['/api/v1/certificates', 'GET', '/api/v1/certificates'],
       ['/api/v1/certificates/c_x', 'GET', '/api/v1/certificates/{id}'],
       ['/api/v1/verify/c_x', 'POST', '/api/v1/verify/{certificateId}'],
@@ -275,6 +279,33 @@ describe('authentication', () => {
     );
     expect(up.error.message).toBe('This API key has been revoked');
   });
+});
+
+describe('profile', () => {
+  it('a REST-only holder reads the profile (no name yet), is told to set one before adding a certificate, sets it, and adds', async () => {
+    const w = newWallet();
+    const nonce = await (await postJson('/api/v1/auth/nonce', { wallet_address: w.address })).json();
+    const { token } = await (await postJson('/api/v1/auth/connect', { wallet_address: w.address, message: nonce.message, signature: w.sign(nonce.message) })).json();
+    const me = await api.check(await req('/api/v1/profile', { token }), '/api/v1/profile', 'GET', 200);
+    expect(me).toEqual({ id: expect.any(String), wallet_address: w.address, full_name: '', email: null });
+
+    const pdf = await makePdf([claims.institution_name, claims.title, claims.program_name]);
+    const add = () => req('/api/v1/certificates', { method: 'POST', token, body: form(claims, { bytes: pdf, name: 'certificate.pdf', type: 'application/pdf' }) });
+    const refused = await api.check(await add(), '/api/v1/certificates', 'POST', 412);
+    expect(refused.error).toEqual({ code: 'precondition_failed', message: 'Add your full name on the Profile page before adding a certificate: the check looks for it in the document.' });
+
+    // Bad input says what to fix and changes nothing.
+    const blank = await api.check(await postJson('/api/v1/profile', { full_name: '   ' }, token), '/api/v1/profile', 'POST', 400);
+    expect(blank.error).toMatchObject({ code: 'bad_request', fields: { full_name: 'Full name is required' } });
+    const badEmail = await api.check(await postJson('/api/v1/profile', { full_name: 'Alex Tester', email: 'nope' }, token), '/api/v1/profile', 'POST', 400);
+    expect(badEmail.error.fields).toEqual({ email: 'Please enter a valid email address' });
+    expect((await api.check(await req('/api/v1/profile', { token }), '/api/v1/profile', 'GET', 200)).full_name).toBe('');
+
+    const saved = await api.check(await postJson('/api/v1/profile', { full_name: ' Alex Tester ', email: ' Alex@Example.com ' }, token), '/api/v1/profile', 'POST', 200);
+    expect(saved).toEqual({ id: me.id, wallet_address: w.address, full_name: 'Alex Tester', email: 'alex@example.com' });
+    const added = await api.check(await add(), '/api/v1/certificates', 'POST', 201);
+    expect((await waitStatus(token, added.id, 'verified')).status).toBe('verified');
+  }, 60_000);
 });
 
 describe('API keys (tRPC, profile page)', () => {

@@ -5,6 +5,7 @@ import { CERTIFICATE_STATUSES, LOG_STATUSES, MESSAGES, TRUST_TIERS } from '../co
 import { certificateDetails } from './certificate';
 import { certificateId, requiredText, sha256Hex, solanaAddress, uploadedFile } from './common';
 import { declineInput, issueCertificateFields, ISSUED_STATUSES, REQUEST_STATUSES, requestId, revokeByIssuerInput } from './institutions';
+import { updateProfileInput } from './profile';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
 export const restErrorCodes = [
@@ -55,6 +56,15 @@ export const restConnectResponse = z.object({
   user: restUser,
 });
 export const restDisconnectResponse = z.object({ success: z.literal(true) });
+
+// ── Profile ─────────────────────────────────────────────────────────────────────────────────────
+export const restProfile = z.object({
+  id: z.string(),
+  wallet_address: z.string(),
+  full_name: z.string().describe('Empty until set. Verification looks for it in every certificate you add: write it as your certificates do.'),
+  email: z.string().nullable(),
+});
+export const restUpdateProfileRequest = updateProfileInput;
 
 // ── Certificates ────────────────────────────────────────────────────────────────────────────────
 const status = z.enum(CERTIFICATE_STATUSES);

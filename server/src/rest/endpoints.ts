@@ -13,6 +13,8 @@ import {
   restCreateCertificateFields,
   restCreateCertificateResponse,
   restDisconnectResponse,
+  restProfile,
+  restUpdateProfileRequest,
   restHashParams,
   restIdParams,
   restListCertificatesQuery,
@@ -49,7 +51,7 @@ import { issueNonce, limitNonceByWallet, limitSignInByClient, signIn, signInChai
 import type { UserRow } from '../db/schema';
 import { RestError, badRequest, toRestError } from './errors';
 
-export type Tag = 'Authentication' | 'Certificates' | 'Verification' | 'NFT Minting' | 'Institutions';
+export type Tag = 'Authentication' | 'Profile' | 'Certificates' | 'Verification' | 'NFT Minting' | 'Institutions';
 
 export interface RestAuth {
   user: UserRow;
@@ -88,6 +90,8 @@ export interface Endpoint {
   external?: boolean;
   handler?: (a: HandlerArgs) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 }
+
+const restProfileOf = (u: { id: string; wallet_address: string; full_name: string; email: string | null }) => ({ id: u.id, wallet_address: u.wallet_address, full_name: u.full_name, email: u.email });
 
 const parse = <T extends z.ZodType>(schema: T, value: unknown): z.output<T> => {
   const r = schema.safeParse(value ?? {});
@@ -199,6 +203,36 @@ export const ENDPOINTS: Endpoint[] = [
   },
   {
     method: 'GET',
+    path: '/api/v1/profile',
+    operationId: 'getProfile',
+    tag: 'Profile',
+    summary: 'Your profile',
+    description: 'The signed-in wallet\'s profile. `full_name` is empty until you set it, and adding a certificate needs it: verification looks for it in the document.',
+    auth: true,
+    responses: { 200: { description: 'Your profile', schema: restProfile } },
+    errors: [401, 429],
+    async handler({ caller }) {
+      return ok(restProfileOf(await call(() => caller.profile.get())));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/profile',
+    operationId: 'updateProfile',
+    tag: 'Profile',
+    summary: 'Set your name and e-mail',
+    description: 'Sets `full_name` (required, at most 120 characters; write it as your certificates do: verification looks for it in each certificate you add) and `email` (optional; empty or null removes it). The name appears beside your shared certificates. Certificates verified before keep the name their check found.',
+    auth: true,
+    body: { contentType: 'application/json', schema: restUpdateProfileRequest, required: true },
+    responses: { 200: { description: 'The profile as saved', schema: restProfile } },
+    errors: [400, 401, 429],
+    async handler({ req, caller }) {
+      const input = parse(restUpdateProfileRequest, req.body);
+      return ok(restProfileOf(await call(() => caller.profile.update({ full_name: input.full_name, email: input.email }))));
+    },
+  },
+  {
+    method: 'GET',
     path: '/api/v1/certificates',
     operationId: 'listCertificates',
     tag: 'Certificates',
@@ -223,7 +257,7 @@ export const ENDPOINTS: Endpoint[] = [
     tag: 'Certificates',
     summary: 'Add a certificate',
     description:
-      'multipart/form-data with the certificate details and the file (PDF, JPG, PNG or WEBP, max 10 MB; images become PDF). The document must name the title, institution, program and you as your profile\'s full name gives it: a wallet whose profile has no full name yet gets 412 (set it on the Profile page of the web app, signed in with the same wallet). The file\'s SHA-256 is anchored on chain for your wallet and verification starts at once. A file already added (by you or another wallet) is a 409. Adding is limited per wallet and per client address (a burst, then a steady pace) and per wallet per 24 hours (the same limits as the web app): over them the answer is 429 with Retry-After and a message saying when you can add more.',
+      'multipart/form-data with the certificate details and the file (PDF, JPG, PNG or WEBP, max 10 MB; images become PDF). The document must name the title, institution, program and you as your profile\'s full name gives it: a wallet whose profile has no full name yet gets 412 (set it with POST /api/v1/profile or on the Profile page of the web app). The file\'s SHA-256 is anchored on chain for your wallet and verification starts at once. A file already added (by you or another wallet) is a 409. Adding is limited per wallet and per client address (a burst, then a steady pace) and per wallet per 24 hours (the same limits as the web app): over them the answer is 429 with Retry-After and a message saying when you can add more.',
     auth: true,
     body: { contentType: 'multipart/form-data', schema: restCreateCertificateFields, required: true },
     responses: { 201: { description: 'Created (pending verification)', schema: restCreateCertificateResponse } },

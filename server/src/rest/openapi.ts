@@ -25,6 +25,7 @@ const STATUS_TEXT: Record<number, string> = {
 
 const TAGS: { name: Tag; description: string }[] = [
   { name: 'Authentication', description: 'Connect a wallet by signature for a bearer token, or use an API key from the profile page.' },
+  { name: 'Profile', description: 'Your name (which verification looks for in your certificates) and e-mail.' },
   { name: 'Certificates', description: 'Add and read your certificates.' },
   { name: 'Verification', description: 'Verification status, logs and the public verdict by hash.' },
   { name: 'NFT Minting', description: 'Mint verified certificates as soulbound NFTs, signed by the holder wallet.' },

@@ -7,7 +7,7 @@ import { enc, fetchT, settle, type Fixture } from './harness';
 import { formFields, nastyString, nastyValue, oddText, shaped, type FormEntry } from './arbitraries';
 import { Keypair } from '@solana/web3.js';
 import { IssuerStatus } from '../../../shared/program/codec';
-import { makePdf } from '../helpers';
+import { makePdf, TEST_HOLDER_NAME } from '../helpers';
 import { toB64, walletSign } from '../mint-support/flow';
 
 export interface RestSpec {
@@ -98,6 +98,18 @@ export function restSpecs(f: Fixture, permanentId: string, inst: Awaited<ReturnT
       },
     },
     'POST /api/v1/auth/disconnect': { example: {}, body: nastyValue },
+    'GET /api/v1/profile': { example: {}, accepted: async (_c, _s, d) => expect(d.id).toBe(f.a.user.id) },
+    'POST /api/v1/profile': {
+      example: { body: { full_name: ` Ünï %_'"\\;-- 😀 `, email: ' A@Example.com ' } },
+      body: fc.oneof(shaped({ full_name: fc.oneof(oddText(130), fc.constantFrom('', '   ')), email: fc.oneof(nastyString, fc.constantFrom('', 'a@b.co', 'not-an-email')) }), nastyValue),
+      accepted: async (c, _s, d) => {
+        const row = await db.selectFrom('user').select(['full_name', 'email']).where('id', '=', f.a.user.id).executeTakeFirstOrThrow();
+        expect(row.full_name).toBe(String(c.body.full_name).trim());
+        expect(d).toMatchObject({ id: f.a.user.id, full_name: row.full_name, email: row.email });
+        // The other specs' certificates name the test holder: put the name back.
+        await db.updateTable('user').set({ full_name: TEST_HOLDER_NAME }).where('id', '=', f.a.user.id).execute();
+      },
+    },
     'GET /api/v1/certificates': {
       example: { query: { status: 'all', search: ' %_ ' } },
       query: shaped({ status: fc.constantFrom('all', ...CERTIFICATE_STATUSES, 'ALL'), search: fc.oneof(oddText(200), fc.constantFrom('%', '_', 'Science')) }),
