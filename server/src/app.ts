@@ -5,7 +5,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import type { FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { closeServices, composeServices, startBackgroundWork, type BackgroundWork } from './compose';
 import type { Config } from './config';
 import { contextFactory } from './context';
@@ -18,6 +18,7 @@ import { registerSecurity } from './http/security';
 import { registerJsonRpc } from './json-rpc';
 import { clientKey, proxyTrust, type ProxyTrust } from './lib/rate-limit';
 import { registerRestApi } from './rest';
+import { registerTrpc } from './trpc-http';
 import { appRouter, type AppRouter } from './router';
 import { ANONYMOUS_UPLOADS } from './routers/public';
 import type { Services } from './services';
@@ -113,16 +114,13 @@ export async function startServer(config: Config): Promise<Server> {
   registerBodyLimit(app); // every request body is counted and stopped at 25 MB, or when it trickles in too slowly
   registerUploadSlots(app, ANONYMOUS_UPLOADS); // anonymous uploads held at once, per client address and in all
   bufferWebResponses(app);
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext: contextFactory(services),
-      onError({ error, path: p }) {
-        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path: p }, 'tRPC error');
-      },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-  });
+  await registerTrpc(app, '/trpc', {
+    router: appRouter,
+    createContext: contextFactory(services),
+    onError({ error, path: p }) {
+      if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path: p }, 'tRPC error');
+    },
+  } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions']);
   registerHealthRoute(app, config);
   registerDevAccountsRoute(app, services); // the embedded chain's named development accounts, to this machine only
   registerFileRoutes(app, services);
