@@ -80,6 +80,8 @@ const envSchema = z
       .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { error: 'must be a base58 public key' })
       .optional(),
     ATTESTA_PROGRAM_PATH: z.string().min(1).default('programs/certificates/deploy/certificates.so'),
+    // The embedded chain's cache of account reads (services/chain/embedded-accounts.ts), in MB.
+    ATTESTA_CHAIN_READ_CACHE_MB: z.coerce.number().min(0).max(4096).default(8),
     ATTESTA_INSTANCE_ID: z.string().min(1).max(200).optional(),
     ATTESTA_DEMO_DATA: bool(true),
     ATTESTA_DEV_ACCOUNTS: bool(true),
@@ -233,7 +235,8 @@ export interface Config {
   /** Origin used in links (verification_url) when no request is at hand. */
   publicOrigin: string | null;
   operatorKeypairPath: string;
-  chain: { mode: 'embedded'; programPath: string; programId: string | null } | { mode: 'rpc'; rpcUrl: string; programId: string | null };
+  /** Embedded: `readCacheBytes` bounds the cache of account reads (ATTESTA_CHAIN_READ_CACHE_MB). */
+  chain: { mode: 'embedded'; programPath: string; programId: string | null; readCacheBytes: number } | { mode: 'rpc'; rpcUrl: string; programId: string | null };
   demoData: boolean;
   /**
    * The development wallet's named accounts (Holder, Institution, Operator; services/demo/accounts.ts):
@@ -303,7 +306,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     operatorKeypairPath: path.resolve(e.OPERATOR_KEYPAIR_PATH ?? path.join(dataDir, 'operator.json')),
     chain: e.SOLANA_RPC_URL
       ? { mode: 'rpc', rpcUrl: e.SOLANA_RPC_URL, programId: e.CERTIFICATES_PROGRAM_ID ?? null }
-      : { mode: 'embedded', programPath: path.resolve(e.ATTESTA_PROGRAM_PATH), programId: e.CERTIFICATES_PROGRAM_ID ?? null },
+      : { mode: 'embedded', programPath: path.resolve(e.ATTESTA_PROGRAM_PATH), programId: e.CERTIFICATES_PROGRAM_ID ?? null, readCacheBytes: Math.round(e.ATTESTA_CHAIN_READ_CACHE_MB * 1024 * 1024) },
     // Demo data is for the embedded chain only: never write demo issuers to a real cluster.
     demoData: e.ATTESTA_DEMO_DATA && !e.SOLANA_RPC_URL,
     // Likewise the named development accounts: on a real cluster no installation-made key is an operator.

@@ -16,8 +16,18 @@ import type { AccountSnapshot } from './types';
  * bounds the per-transaction cost.
  */
 export const WORKING_SET_ACCOUNTS = 4096;
-/** Account reads (verdicts, JSON-RPC) are cached up to this many entries, least recently used out first. */
-const READ_CACHE_ACCOUNTS = 50_000;
+/**
+ * Account reads (verdicts, JSON-RPC) are cached up to this many bytes (ATTESTA_CHAIN_READ_CACHE_MB),
+ * least recently used out first: 8 MB is ~14,000 certificate records (172 bytes each).
+ */
+export const READ_CACHE_BYTES = 8 * 1024 * 1024;
+/**
+ * What one cached read holds besides its data, estimated: the map entry, the key string (44 base58
+ * characters), the snapshot object, its owner string and lamports, and the data's typed array with
+ * its own ArrayBuffer (the database driver's Buffers each have their own backing store).
+ */
+export const READ_CACHE_ENTRY_OVERHEAD = 400;
+const cacheCost = (v: AccountSnapshot | null) => READ_CACHE_ENTRY_OVERHEAD + (v ? v.data.length : 0);
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';
 
@@ -45,17 +55,28 @@ export class EmbeddedAccounts {
   // (transactions, undo, airdrop: the accounts they write): LiteSVM is only ever changed through
   // EmbeddedChain and this class.
   private cache = new Map<string, AccountSnapshot | null>();
+  private cacheBytes = 0;
   private version = 0;
+  /**
+   * Accounts LiteSVM holds of its own (programs, sysvars, builtins: executable or sysvar-owned, never
+   * persisted, never resident), learned as they are read: any other account that is not resident is
+   * read from its row first, and from LiteSVM only when it has none.
+   */
+  private own = new Set<string>();
 
   private confirming: Promise<void> | null = null;
   private confirmDelayMs = 20;
   private closed = false;
 
-  /** `limit`: how many persisted accounts LiteSVM holds at once (WORKING_SET_ACCOUNTS by default). */
+  /**
+   * `limit`: how many persisted accounts LiteSVM holds at once (WORKING_SET_ACCOUNTS by default);
+   * `cacheLimitBytes`: what cached reads may hold (READ_CACHE_BYTES by default).
+   */
   constructor(
     private readonly svm: LiteSVM,
     private readonly reader: AccountReader,
     private readonly limit: number,
+    private readonly cacheLimitBytes: number = READ_CACHE_BYTES,
   ) {}
 
   /** A number that changes whenever any account may have changed (ChainService.stateVersion). */
@@ -66,7 +87,7 @@ export class EmbeddedAccounts {
   /** `keys` changed (or may have): a new state version, their cached reads dropped. */
   changed(keys: Iterable<string> = []) {
     this.version++;
-    for (const k of keys) this.cache.delete(k);
+    for (const k of keys) this.forget(k);
   }
 
   /** LiteSVM's current state of `pubkey` (a resident account, or one of LiteSVM's own). */
@@ -80,9 +101,25 @@ export class EmbeddedAccounts {
     return { pubkey: r.pubkey, owner: r.owner, lamports: BigInt(r.lamports), data: r.data, executable: false };
   }
 
+  private forget(pubkey: string) {
+    const had = this.cache.get(pubkey);
+    if (had === undefined) return;
+    this.cache.delete(pubkey);
+    this.cacheBytes -= cacheCost(had);
+  }
+
+  /** Caches a read, the least recently used out until the cache is within its bytes again. */
   private remember(pubkey: string, v: AccountSnapshot | null) {
-    if (this.cache.size >= READ_CACHE_ACCOUNTS) this.cache.delete(this.cache.keys().next().value!);
+    this.forget(pubkey);
+    const cost = cacheCost(v);
+    if (cost > this.cacheLimitBytes) return;
     this.cache.set(pubkey, v);
+    this.cacheBytes += cost;
+    for (const [k, old] of this.cache) {
+      if (this.cacheBytes <= this.cacheLimitBytes) break;
+      this.cache.delete(k);
+      this.cacheBytes -= cacheCost(old);
+    }
   }
 
   /** The current state of an account; synchronous when it is cached, resident or read from SQLite. */
@@ -99,13 +136,21 @@ export class EmbeddedAccounts {
       return v;
     }
     // Not resident: LiteSVM holds it only if it is one of its own (sysvars change every slot: not cached).
-    const own = this.snapshot(pubkey);
-    if (own) return own;
+    if (this.own.has(pubkey)) return this.snapshot(pubkey);
     const version = this.version;
     return after(this.reader.rows([pubkey]), (rows) => {
       // A transaction loaded it meanwhile (and may have changed it): LiteSVM has the truth.
       if (this.resident.has(pubkey)) return this.snapshot(pubkey);
       const r = rows.get(pubkey);
+      if (!r) {
+        // No row: one of LiteSVM's own, an account written but not persisted yet (the operator's
+        // first airdrop), or no account.
+        const held = this.snapshot(pubkey);
+        if (held) {
+          if (held.executable || held.owner === SYSVAR_OWNER) this.own.add(pubkey);
+          return held;
+        }
+      }
       const v = r ? EmbeddedAccounts.fromRow(r) : null;
       if (this.version === version) this.remember(pubkey, v);
       return v;
@@ -238,7 +283,7 @@ export class EmbeddedAccounts {
       if (a.exists && (a.executable || a.programAddress === SYSVAR_OWNER)) continue;
       // Zero lamports: LiteSVM removes the account. Reads now come from the row, which holds the same state.
       if (a.exists) this.svm.setAccount({ address: address(k), programAddress: address(SYSTEM_PROGRAM), lamports: kitLamports(0n), data: new Uint8Array(0), executable: false, space: 0n });
-      this.cache.delete(k);
+      this.forget(k);
     }
   }
 
@@ -277,7 +322,7 @@ export class EmbeddedAccounts {
 
   /** What LiteSVM holds (tests and benchmarks). */
   stats() {
-    return { resident: this.resident.size, pinned: this.pins.size, unconfirmed: this.unconfirmed.size, cached: this.cache.size, limit: this.limit };
+    return { resident: this.resident.size, pinned: this.pins.size, unconfirmed: this.unconfirmed.size, cached: this.cache.size, cachedBytes: this.cacheBytes, cacheLimitBytes: this.cacheLimitBytes, limit: this.limit };
   }
 
   close() {

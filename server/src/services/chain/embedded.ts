@@ -52,19 +52,19 @@ export class EmbeddedChain extends BaseChain {
     operator: Keypair,
     private readonly db: Kysely<Database>,
     svm: LiteSVM,
-    opts: { sqliteFile?: string; workingSet?: number },
+    opts: { sqliteFile?: string; workingSet?: number; readCacheBytes?: number },
   ) {
     super(programId, operator);
     this.svm = svm;
     const reader = opts.sqliteFile ? sqliteReader(opts.sqliteFile) : kyselyReader(db);
-    this.accounts = new EmbeddedAccounts(svm, reader, opts.workingSet ?? WORKING_SET_ACCOUNTS);
+    this.accounts = new EmbeddedAccounts(svm, reader, opts.workingSet ?? WORKING_SET_ACCOUNTS, opts.readCacheBytes);
   }
 
   /**
    * `sqliteFile`: the SQLite database behind `db` (reads then use their own read-only connection);
    * without it (PostgreSQL) reads go through `db`.
    */
-  static async start(p: { db: Kysely<Database>; programId: PublicKey; programPath: string; operator: Keypair; sqliteFile?: string; workingSet?: number }): Promise<EmbeddedChain> {
+  static async start(p: { db: Kysely<Database>; programId: PublicKey; programPath: string; operator: Keypair; sqliteFile?: string; workingSet?: number; readCacheBytes?: number }): Promise<EmbeddedChain> {
     if (!fs.existsSync(p.programPath)) {
       throw new Error(`Program binary not found at ${p.programPath} (ATTESTA_PROGRAM_PATH). Build it with \`npm run build:program\`.`);
     }
@@ -72,7 +72,7 @@ export class EmbeddedChain extends BaseChain {
     // which accepts only its latest: a wallet's blockhash must stay usable while the next one is made.
     const svm = new LiteSVM().withBlockhashCheck(false);
     svm.addProgram(address(p.programId.toBase58()), fs.readFileSync(p.programPath));
-    const chain = new EmbeddedChain(p.programId, p.operator, p.db, svm, { sqliteFile: p.sqliteFile, workingSet: p.workingSet });
+    const chain = new EmbeddedChain(p.programId, p.operator, p.db, svm, { sqliteFile: p.sqliteFile, workingSet: p.workingSet, readCacheBytes: p.readCacheBytes });
     await chain.restore();
     return chain;
   }

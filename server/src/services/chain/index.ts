@@ -21,6 +21,7 @@ export async function createChain(config: Config, db: Kysely<Database>): Promise
           programId,
           programPath: config.chain.programPath,
           operator,
+          readCacheBytes: config.chain.readCacheBytes,
           // SQLite: account reads get their own read-only connection to the file (see embedded.ts).
           sqliteFile: config.database.kind === 'sqlite' ? config.database.file : undefined,
         })
