@@ -70,14 +70,17 @@ export type CertificateWithHolder = CertificateRow & { full_name: string; profil
  * or by file hash and the wallet the chain record names as its holder — the live row of that holder
  * only, never an earlier claimant's (superseded) row of the same file.
  */
-export function findWithHolder(db: Db, by: { id: string; userId?: string } | { sha256: string; holderWallet: string }): Promise<CertificateWithHolder | undefined> {
+export function findWithHolder(db: Db, by: { id: string; userId?: string } | { sha256: string; holderWallet?: string }): Promise<CertificateWithHolder | undefined> {
   let q = db
     .selectFrom('certificate')
     .innerJoin('user', 'user.id', 'certificate.user_id')
     .selectAll('certificate')
     .select(['user.full_name', 'user.profile_image_url']);
   if ('sha256' in by) {
-    q = q.where('certificate.sha256', '=', by.sha256).where('certificate.holder_wallet', '=', by.holderWallet).where('certificate.verification_status', '<>', 'superseded');
+    // At most one row of a hash is not superseded (index certificate_sha256_live_uq): without
+    // `holderWallet`, that live row whoever holds it.
+    q = q.where('certificate.sha256', '=', by.sha256).where('certificate.verification_status', '<>', 'superseded');
+    if (by.holderWallet !== undefined) q = q.where('certificate.holder_wallet', '=', by.holderWallet);
   } else {
     q = q.where('certificate.id', '=', by.id);
     if (by.userId !== undefined) q = q.where('certificate.user_id', '=', by.userId);

@@ -56,11 +56,12 @@ export class VerdictService {
     return entry;
   }
 
-  private async chainPart(sha256: string): Promise<ChainPart> {
+  /** `storedAddress`: a certificate row's record_address for this hash (spares deriving it; checked). */
+  private async chainPart(sha256: string, storedAddress?: string | null): Promise<ChainPart> {
     const version = this.svc.chain.stateVersion();
     const hit = this.parts.get(sha256);
     if (hit && hit.version === version && Date.now() - hit.at < CACHE_TTL_MS) return hit.part;
-    const part = await chainPartOf(this.svc, sha256);
+    const part = await chainPartOf(this.svc, sha256, storedAddress);
     if (this.parts.size > CACHE_MAX) this.parts.clear();
     this.parts.set(sha256, { at: Date.now(), version, part });
     return part;
@@ -73,12 +74,17 @@ export class VerdictService {
    * only while it is verified: the fields of a certificate nobody verified are its holder's, not public.
    */
   private async compute(p: VerdictQuery): Promise<VerdictDto> {
-    const chain = await this.chainPart(p.sha256);
+    // The row is read first: its stored record address spares deriving the record's (chainPartOf).
     let row: CertificateWithHolder | undefined;
-    if (p.cert) row = await findWithHolder(this.svc.db, { id: p.cert.id });
-    else if (chain.holder_wallet) {
-      row = await findWithHolder(this.svc.db, { sha256: p.sha256, holderWallet: chain.holder_wallet });
-      if (row?.verification_status !== 'verified') row = undefined;
+    let chain: ChainPart;
+    if (p.cert) {
+      row = await findWithHolder(this.svc.db, { id: p.cert.id });
+      chain = await this.chainPart(p.sha256, row?.record_address);
+    } else {
+      const live = await findWithHolder(this.svc.db, { sha256: p.sha256 });
+      chain = await this.chainPart(p.sha256, live?.record_address);
+      // Only the live row of the wallet the record names as its holder, and only while it is verified.
+      row = chain.holder_wallet && live?.holder_wallet === chain.holder_wallet && live.verification_status === 'verified' ? live : undefined;
     }
     const part: ChainPart = row ? { ...chain, record_address: chain.record_address ?? row.record_address, transactions: await transactionsOf(this.svc.db, row.id) } : chain;
     const mismatch = p.fileSha256 !== undefined && p.fileSha256 !== p.sha256;
@@ -121,10 +127,11 @@ async function transactionsOf(db: Services['db'], certId: string): Promise<Chain
 }
 
 /** What the chain says about `sha256` (the transactions of a certificate are added by the caller). */
-async function chainPartOf(svc: Pick<Services, 'db' | 'chain'>, sha256: string): Promise<ChainPart> {
+async function chainPartOf(svc: Pick<Services, 'db' | 'chain'>, sha256: string, storedAddress?: string | null): Promise<ChainPart> {
   const { chain } = svc;
   const hash = fromHex(sha256);
-  const record: CertificateAccount | null = await chain.readCertificate(hash);
+  const found = await chain.readCertificateRecord(hash, storedAddress);
+  const record: CertificateAccount | null = found?.record ?? null;
   const now = await chain.now();
   let status: VerdictStatus = 'not_found';
   if (record) status = record.status !== CertificateStatus.Revoked && isExpired(record, now) ? 'expired' : certificateStatusName(record.status) ?? 'pending';
@@ -150,7 +157,7 @@ async function chainPartOf(svc: Pick<Services, 'db' | 'chain'>, sha256: string):
   return {
     status,
     sha256,
-    record_address: record ? chain.certificateAddress(hash).toBase58() : null,
+    record_address: found ? found.address.toBase58() : null,
     tier: record ? trustTierName(record.tier) ?? 'none' : 'none',
     reason_code: record?.reasonCode ?? 0,
     reason: record && record.reasonCode ? reasonName(record.reasonCode) : null,

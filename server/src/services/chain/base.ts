@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Keypair, PublicKey, type Signer, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import {
   decodeCertificate,
@@ -8,7 +9,7 @@ import {
   type IssuerAccount,
   type RegistryAccount,
 } from '../../../../shared/program/codec';
-import { certificatePda, issuerPda, registryPda } from '../../../../shared/program/pda';
+import { CERTIFICATE_SEED, certificatePda, issuerPda, registryPda } from '../../../../shared/program/pda';
 import * as ix from '../../../../shared/program/instructions';
 import type { AccountSnapshot, ChainReceipt, ChainService, IssuerEntry, LandedListener, SigningBlockhash, TxOptions } from './types';
 
@@ -21,6 +22,11 @@ export abstract class BaseChain implements ChainService {
   ) {}
   get operator() {
     return this.operatorKey.publicKey;
+  }
+  /** The program id in base58, encoded once (every account read compares its owner with it). */
+  private programKey?: string;
+  protected get programKeyBase58(): string {
+    return (this.programKey ??= this.programId.toBase58());
   }
 
   abstract now(): Promise<bigint>;
@@ -111,18 +117,57 @@ export abstract class BaseChain implements ChainService {
   }
 
   async readCertificate(hash: Uint8Array): Promise<CertificateAccount | null> {
-    const acc = await this.getAccountInfo(this.certificateAddress(hash));
-    return acc && acc.owner === this.programId.toBase58() && acc.data.length > 0 ? decodeCertificate(acc.data) : null;
+    return (await this.readCertificateRecord(hash))?.record ?? null;
+  }
+
+  /**
+   * The certificate record of `hash` with its address. `stored`: the address a certificate row keeps
+   * for it (record_address). It is read first and used only when it proves to be this hash's record:
+   * a certificate account of the program whose bump, with the hash, gives that very address (one
+   * SHA-256, as the program derived it). Otherwise, or when no record is there, the address is derived
+   * (findProgramAddress: a SHA-256 and a curve check per bump tried, the cold verify's largest cost).
+   */
+  async readCertificateRecord(hash: Uint8Array, stored?: string | null): Promise<{ address: PublicKey; record: CertificateAccount } | null> {
+    if (stored) {
+      let address: PublicKey | null = null;
+      try {
+        address = new PublicKey(stored);
+      } catch {
+        /* not an address: derive it */
+      }
+      const acc = address && (await this.getAccountInfo(address));
+      let record: CertificateAccount | null = null;
+      try {
+        record = this.certificateAt(acc);
+      } catch {
+        /* not a certificate account: derive the address */
+      }
+      if (address && record && this.isCertificateAddress(address, hash, record.bump)) return { address, record };
+    }
+    const address = this.certificateAddress(hash);
+    const record = this.certificateAt(await this.getAccountInfo(address));
+    return record ? { address, record } : null;
+  }
+
+  private certificateAt(acc: AccountSnapshot | null): CertificateAccount | null {
+    return acc && acc.owner === this.programKeyBase58 && acc.data.length > 0 ? decodeCertificate(acc.data) : null;
+  }
+
+  /** Whether `address` is the program address of seeds ["certificate", hash] with `bump` (createProgramAddress without its curve check). */
+  private isCertificateAddress(address: PublicKey, hash: Uint8Array, bump: number): boolean {
+    const h = createHash('sha256');
+    h.update(CERTIFICATE_SEED).update(hash).update(Uint8Array.of(bump)).update(this.programId.toBytes()).update('ProgramDerivedAddress');
+    return h.digest().equals(address.toBuffer());
   }
 
   async readIssuer(authority: PublicKey): Promise<IssuerAccount | null> {
     const acc = await this.getAccountInfo(this.issuerAddress(authority));
-    return acc && acc.owner === this.programId.toBase58() && acc.data.length > 0 ? decodeIssuer(acc.data) : null;
+    return acc && acc.owner === this.programKeyBase58 && acc.data.length > 0 ? decodeIssuer(acc.data) : null;
   }
 
   async readRegistry(): Promise<RegistryAccount | null> {
     const acc = await this.getAccountInfo(this.memo('registry', () => registryPda(this.programId)[0]));
-    return acc && acc.owner === this.programId.toBase58() && acc.data.length > 0 ? decodeRegistry(acc.data) : null;
+    return acc && acc.owner === this.programKeyBase58 && acc.data.length > 0 ? decodeRegistry(acc.data) : null;
   }
 
   async listIssuers(): Promise<IssuerEntry[]> {

@@ -77,6 +77,8 @@ export interface ChainService {
   anchorCertificate(p: { hash: Uint8Array; holder: PublicKey; expiresAt?: bigint }, o: TxOptions): Promise<ChainReceipt>;
   recordVerification(p: { hash: Uint8Array; verified: boolean; reasonCode: number }, o: TxOptions): Promise<ChainReceipt>;
   readCertificate(hash: Uint8Array): Promise<CertificateAccount | null>;
+  /** The record with its address; `stored`, a certificate row's record_address, spares the derivation when the record there is this hash's. */
+  readCertificateRecord(hash: Uint8Array, stored?: string | null): Promise<{ address: PublicKey; record: CertificateAccount } | null>;
   readIssuer(authority: PublicKey): Promise<IssuerAccount | null>;
   readRegistry(): Promise<RegistryAccount | null>;
   listIssuers(): Promise<IssuerEntry[]>;
