@@ -25,8 +25,31 @@ export function isOperator(svc: OperatorSvc, wallet: string): boolean {
   return svc.config.institutions.operatorWallets.has(wallet) || (svc.config.chain.mode === 'embedded' && !!svc.devAccounts?.isOperator(wallet));
 }
 
+// auth.me asks for the caller's roles at every call (every page the app loads): a wallet's Issuer
+// account is kept while the chain's state version is unchanged (the embedded chain: every transaction
+// changes it, so a registration or a status change shows at the next call). An RPC chain has no
+// version: it is read every time (a registration the app has just sent must show at once).
+// Authorization never uses this: issuerOf and approvedIssuerOf read the chain at every call.
+const ROLE_CACHE_MAX = 10_000;
+type RoleEntry = { version: number; issuer: IssuerAccount | null };
+const roleCaches = new WeakMap<Services['chain'], Map<string, RoleEntry>>();
+
+async function issuerForRoles(chain: Services['chain'], wallet: string): Promise<IssuerAccount | null> {
+  const version = chain.stateVersion();
+  if (version === null) return chain.readIssuer(new PublicKey(wallet));
+  let cache = roleCaches.get(chain);
+  if (!cache) roleCaches.set(chain, (cache = new Map()));
+  const hit = cache.get(wallet);
+  if (hit?.version === version) return hit.issuer;
+  const issuer = await chain.readIssuer(new PublicKey(wallet));
+  if (cache.size >= ROLE_CACHE_MAX) cache.clear();
+  // The version read before the account: a change made meanwhile makes the next call read it again.
+  cache.set(wallet, { version, issuer });
+  return issuer;
+}
+
 export async function rolesOf(svc: Pick<Services, 'chain'> & OperatorSvc, wallet: string): Promise<Roles> {
-  const issuer = await svc.chain.readIssuer(new PublicKey(wallet));
+  const issuer = await issuerForRoles(svc.chain, wallet);
   return {
     issuer: issuer ? { authority: wallet, name: issuer.name, domain: issuer.uri, status: ISSUER_STATUS_NAMES[issuer.status] } : null,
     operator: isOperator(svc, wallet),
