@@ -41,9 +41,28 @@ export async function createContextInner(p: Services & { session?: Session | nul
  * link works where the user is; a Host header naming anything else (forged, or a proxy's) falls back
  * to the server's listen origin — a sender's Host never appears in a link.
  */
-export function requestOrigin(services: Services, req: FastifyRequest) {
+export function requestOrigin(services: Services, req: FastifyRequest): RequestOrigin {
   const secure = req.protocol === 'https';
   const { config } = services;
+  // The answer depends on these alone (and the config): worked out once per combination (every
+  // tRPC call and public verify asks), at most ORIGIN_MEMO of them kept.
+  const key = `${secure ? 's' : ''}|${req.headers.host ?? ''}|${req.socket?.localAddress ?? ''}|${req.socket?.localPort ?? ''}`;
+  let memo = originMemo.get(config);
+  if (!memo) originMemo.set(config, (memo = new Map()));
+  let found = memo.get(key);
+  if (!found) {
+    found = Object.freeze(originOf(config, req, secure));
+    if (memo.size >= ORIGIN_MEMO) memo.clear();
+    memo.set(key, found);
+  }
+  return found;
+}
+
+type RequestOrigin = Readonly<{ host: string; secure: boolean; origin: string }>;
+const ORIGIN_MEMO = 1000;
+const originMemo = new WeakMap<Services['config'], Map<string, RequestOrigin>>();
+
+function originOf(config: Services['config'], req: FastifyRequest, secure: boolean): RequestOrigin {
   if (config.publicOrigin) return { host: new URL(config.publicOrigin).host, secure, origin: config.publicOrigin };
   const host = (req.headers.host ?? '').toLowerCase();
   if (localHosts(config, req).includes(host)) return { host, secure, origin: `${secure ? 'https' : 'http'}://${host}` };
