@@ -50,6 +50,25 @@ describe('embedded chain', () => {
     expect((again as ChainError).errorName).toBe('AlreadyVerified');
   });
 
+  it('reads a record at a stored address only when it is that hash\'s record, and derives the address otherwise', async () => {
+    const [a, b] = [41, 42].map((k) => Uint8Array.from({ length: 32 }, (_, i) => (i * 7 + k) % 256));
+    const holder = Keypair.generate().publicKey;
+    for (const hash of [a, b]) await chain.anchorCertificate({ hash, holder }, { kind: 'anchor_certificate' });
+    const [addrA, addrB] = [a, b].map((h) => chain.certificateAddress(h).toBase58());
+    const asStored = await chain.readCertificateRecord(a, addrA);
+    expect(asStored?.address.toBase58()).toBe(addrA);
+    expect(asStored?.record).toEqual(await chain.readCertificate(a));
+    // Another certificate's address (a row pointing at the wrong record), another program's account,
+    // something that is no address at all: the record of `a` at its derived address, every time.
+    for (const stored of [addrB, chain.operator.toBase58(), chain.programId.toBase58(), 'not-an-address', '', null]) {
+      const r = await chain.readCertificateRecord(a, stored);
+      expect(r?.address.toBase58()).toBe(addrA);
+      expect(r?.record.holder.equals(holder)).toBe(true);
+    }
+    // A hash that was never anchored: nothing, whatever address is stored for it.
+    expect(await chain.readCertificateRecord(new Uint8Array(32).fill(9), addrA)).toBeNull();
+  });
+
   it('sends a transaction co-signed by another key (wallet flow) on a blockhash handed out earlier', async () => {
     const wallet = Keypair.generate();
     const to = Keypair.generate().publicKey;
