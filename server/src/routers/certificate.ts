@@ -5,7 +5,7 @@ import type { Context, Session } from '../context';
 import type { CertificateRow } from '../db/schema';
 import { AWAITING_VERIFICATION, claimsOf, getCertificate, listOwn, ownOrNotFound, ownStats, updateCertificate } from '../db/certificates';
 import { DomainError } from '../lib/errors';
-import { verificationAttempts } from '../services/certificates/attempts';
+import { stepOrder, verificationAttempts } from '../services/certificates/attempts';
 import { toCertificateDto, toLogDto } from '../services/certificates/dto';
 import { createCertificate } from '../services/certificates/intake';
 import { issuersForInput, requestConfirmationInput, submitSignedInput } from '../../../shared/schemas/institutions';
@@ -53,6 +53,8 @@ export const certificateRouter = router({
   logs: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => {
     await ownCertificate(ctx, input.id);
     const rows = await ctx.db.selectFrom('verification_log').selectAll().where('certificate_id', '=', input.id).orderBy('created_at').orderBy('id').execute();
+    // Steps logged in the same millisecond keep the pipeline's order (ids are random), as in `attempts`.
+    rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || stepOrder(a.verification_step) - stepOrder(b.verification_step));
     return rows.map(toLogDto);
   }),
 

@@ -8,7 +8,7 @@ import { toLogDto } from './dto';
 // the job it belongs to, so a second run (Try Again, corrected details) reads as its own attempt
 // instead of a repeat of the first one's steps.
 
-const stepOrder = (step: string) => {
+export const stepOrder = (step: string) => {
   const i = (VERIFICATION_STEPS as readonly string[]).indexOf(step);
   return i === -1 ? VERIFICATION_STEPS.length : i;
 };
