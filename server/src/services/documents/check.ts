@@ -169,8 +169,11 @@ export async function checkDocument(
 
   const norm = normaliseText(text);
   const fuzzy = textSource === 'ocr';
+  // The holder's name counts only outside the claimed title, institution and program: a profile named
+  // "Computer Science" is not found in "Bachelor of Science in Computer Science".
+  const otherClaims = [claims.title, claims.institution_name, claims.program_name];
   const namedIn = (normalised: string, field: ClaimField, claim: string, asOcr: boolean) =>
-    field === 'holder' ? textNamesPerson(normalised, claim, asOcr) : asOcr ? textNamesFuzzy(normalised, claim) : textNames(normalised, claim);
+    field === 'holder' ? textNamesPerson(withoutPhrases(normalised, otherClaims), claim, asOcr) : asOcr ? textNamesFuzzy(normalised, claim) : textNames(normalised, claim);
   const claimed: [ClaimField, string][] = [
     ['title', claims.title],
     ['institution', claims.institution_name],
@@ -203,6 +206,13 @@ export async function checkDocument(
     drawMs: read.visibility.ms,
     ...(read.visibility.notes.length ? { visibilityNote: read.visibility.notes.join(' ') } : {}),
   };
+}
+
+/** `normalised` with each whole-word occurrence of `phrases` cut out (a '|' left in its place: no word). */
+function withoutPhrases(normalised: string, phrases: string[]): string {
+  let out = ` ${normalised} `;
+  for (const p of phrases.map(normaliseText).filter(Boolean)) out = out.split(` ${p} `).join(' | ');
+  return out.trim();
 }
 
 function listOf(fields: readonly string[]): string {

@@ -35,6 +35,18 @@ describe('checkDocument', () => {
     expect((await checkDocument(pdf, claims)).textMatches).not.toHaveProperty('holder');
   });
 
+  it("does not find the holder's name inside the claimed title, institution or program", async () => {
+    const pdf = await makePdf({ lines: ['Certificate of Completion', 'Université de Montréal', 'Applied Machine-Learning Fundamentals', 'awarded to Jane Doe'] });
+    // A profile named after the program (or the institution) is not named by the certificate as its holder.
+    for (const holder_name of ['Machine-Learning Fundamentals', 'Montréal', 'Université de Montréal']) {
+      expect((await checkDocument(pdf, { ...claims, holder_name })).textMatches.holder, holder_name).toBe(false);
+    }
+    // A holder whose name is also in the institution's name is found where the certificate names them.
+    const harvard = await makePdf({ lines: ['Certificate of Completion', 'Harvard Extension School', 'Applied Machine-Learning Fundamentals', 'awarded to John Harvard'] });
+    expect((await checkDocument(harvard, { ...claims, institution_name: 'Harvard Extension School', holder_name: 'John Harvard' })).textMatches).toEqual({ title: true, institution: true, program: true, holder: true });
+    expect((await checkDocument(harvard, { ...claims, institution_name: 'Harvard Extension School', holder_name: 'Harvard Extension' })).textMatches.holder).toBe(false);
+  });
+
   it('reports what the text does not name', async () => {
     const pdf = await makePdf({ lines: ['Certificate of Attendance', 'Springfield Community College', 'Basket Weaving'] });
     const r = await checkDocument(pdf, claims);
