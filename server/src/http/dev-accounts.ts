@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { isIP } from 'node:net';
 import type { Config } from '../config';
 import type { Services } from '../services';
+import { DEV_ACCOUNTS_PATH } from '../../../shared/schemas/dev-accounts';
 
 // GET /api/dev/accounts: the development wallet's named accounts (services/demo/accounts.ts) with their
 // secret keys, for the connect dialog of a browser on this machine. Registered only on the embedded chain
@@ -15,7 +16,7 @@ import type { Services } from '../services';
 // - the Host header (and Origin, when sent) name a loopback host: a page that rebinds its own domain to
 //   127.0.0.1 (DNS rebinding) sends its own name, and a proxy usually passes the public one.
 
-export const DEV_ACCOUNTS_PATH = '/api/dev/accounts';
+export { DEV_ACCOUNTS_PATH };
 
 const FORWARDING_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded', 'x-real-ip', 'via', 'x-client-ip', 'true-client-ip', 'cf-connecting-ip', 'fastly-client-ip', 'x-cluster-client-ip'];
 

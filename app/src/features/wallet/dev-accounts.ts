@@ -2,25 +2,16 @@
 // server hands them to a browser on its own machine (GET /api/dev/accounts; server/src/http/dev-accounts.ts).
 // No wallet code here: the connect dialog lists them, dev-wallet.ts signs with the chosen one.
 
-export const DEV_ACCOUNTS_URL = '/api/dev/accounts';
+import { DEV_ACCOUNTS_PATH, type DevAccount, type DevAccountId } from '../../../../shared/schemas/dev-accounts';
 
-export type DevAccountId = 'holder' | 'institution' | 'operator';
-
-export interface DevAccount {
-  id: DevAccountId;
-  label: string;
-  description: string;
-  address: string;
-  /** base58 of the 64-byte secret key. */
-  secret_key: string;
-}
+export type { DevAccount, DevAccountId };
 
 /** The accounts; `unavailable` with the server's reason (403: not this machine; 404: not a local chain). */
 export type DevAccountsAnswer = { ok: true; accounts: DevAccount[] } | { ok: false; status: number; reason: string };
 
 export async function fetchDevAccounts(signal?: AbortSignal): Promise<DevAccountsAnswer> {
   try {
-    const res = await fetch(DEV_ACCOUNTS_URL, { signal, cache: 'no-store', headers: { accept: 'application/json' } });
+    const res = await fetch(DEV_ACCOUNTS_PATH, { signal, cache: 'no-store', headers: { accept: 'application/json' } });
     const body = (await res.json().catch(() => null)) as { accounts?: DevAccount[]; error?: unknown } | null;
     if (res.ok && Array.isArray(body?.accounts)) return { ok: true, accounts: body.accounts };
     const reason = typeof body?.error === 'string' ? body.error : `The server offers no development accounts (HTTP ${res.status}).`;

@@ -1,5 +1,6 @@
 import bs58 from 'bs58';
 import type { Config } from '../../config';
+import { DEV_ACCOUNT_IDS, type DevAccount, type DevAccountId } from '../../../../shared/schemas/dev-accounts';
 import { loadOrCreateDemoKeys, type DemoKeys } from './keys';
 
 // The development wallet's named accounts (issue 14): on the embedded chain a newcomer running
@@ -9,18 +10,7 @@ import { loadOrCreateDemoKeys, type DemoKeys } from './keys';
 // institution (both with the demo data only), "Operator" a wallet treated as an operator here and only
 // on the embedded chain (ATTESTA_OPERATOR_WALLETS still names the operators of any other chain).
 
-export const DEV_ACCOUNT_IDS = ['holder', 'institution', 'operator'] as const;
-export type DevAccountId = (typeof DEV_ACCOUNT_IDS)[number];
-
-export interface DevAccount {
-  id: DevAccountId;
-  label: string;
-  /** What the account can do here, in a few words. */
-  description: string;
-  address: string;
-  /** base58 of the 64-byte secret key (seed, then public key), as the development wallet stores it. */
-  secret_key: string;
-}
+export { DEV_ACCOUNT_IDS, type DevAccount, type DevAccountId };
 
 export class DevAccounts {
   private readonly operatorAddress: string;
