@@ -2,7 +2,8 @@
 //
 // Cost in the number of certificates: fills a data dir with N anchored and verified certificates
 // through the real chain code (EmbeddedChain.anchorCertificate + recordVerification, journaled, in
-// batched DB transactions, with their certificate rows) in this process, then starts the real server
+// batched DB transactions, with their certificate rows, and their stored public verdicts computed as
+// the server's verdict store does) in this process, then starts the real server
 // on it (a child process, as `npm start` would) and prints per N: time to the first /healthz answer,
 // RSS after start and after the load, /healthz, the tRPC trivial procedure and public verify by hash
 // (REST), cold (every request a different certificate) and warm (one certificate), and the database
@@ -23,6 +24,7 @@ import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { openDatabase, type DatabaseTarget } from '../src/db';
 import type { NewCertificate } from '../src/db/schema';
 import { journalLandedTransactions } from '../src/json-rpc/journal';
+import { VerdictStore } from '../src/services/certificates/verdict-store';
 import { EmbeddedChain } from '../src/services/chain/embedded';
 import { loadOrCreateOperator } from '../src/services/chain/operator';
 import { startPgCluster, type PgCluster } from '../test/pg/cluster';
@@ -61,9 +63,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** N anchored + verified certificates of one holder, with their rows: what the pipeline leaves behind. */
-async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s: string) => void) {
-  const t0 = performance.now();
+/** The data dir's database (migrated) and embedded chain, as the server opens them. */
+async function openData(dataDir: string, target: DatabaseTarget) {
   const { db } = await openDatabase(target);
   const operator = loadOrCreateOperator(path.join(dataDir, 'operator.json'));
   const chain = await EmbeddedChain.start({
@@ -73,6 +74,29 @@ async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s:
     operator,
     sqliteFile: target.kind === 'sqlite' ? target.file : undefined,
   });
+  return { db, chain };
+}
+
+/**
+ * Computes the stored public verdicts still to compute (a fill's, or all of an older fill's after the
+ * migration that added them), as the server's verdict store does beside requests: before measuring.
+ */
+async function settleVerdicts(dataDir: string, target: DatabaseTarget, log: (s: string) => void) {
+  const t0 = performance.now();
+  const { db, chain } = await openData(dataDir, target);
+  const dirty = Number((await db.selectFrom('public_verdict_dirty').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  if (dirty) {
+    await new VerdictStore({ db, chain }).settle();
+    log(`  stored ${dirty.toLocaleString()} public verdicts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  await chain.close();
+  await db.destroy();
+}
+
+/** N anchored + verified certificates of one holder, with their rows: what the pipeline leaves behind. */
+async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s: string) => void) {
+  const t0 = performance.now();
+  const { db, chain } = await openData(dataDir, target);
   journalLandedTransactions(chain); // as compose.ts: every transaction has its journal rows
   await chain.ensureRegistry();
   const holder: PublicKey = Keypair.generate().publicKey;
@@ -101,6 +125,9 @@ async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s:
       }
       await trx.insertInto('certificate').values(rows).execute();
     });
+    // The batch is committed: release its accounts now, or the working set only grows (nothing else
+    // runs between batches for the server's timer to do it).
+    await chain.settleWorkingSet();
     if (from >= nextLog) {
       log(`  filled ${from.toLocaleString()} / ${n.toLocaleString()} (${((performance.now() - t0) / 1000).toFixed(0)} s, load ${load()})`);
       nextLog += Math.max(BATCH, n / 10);
@@ -231,6 +258,7 @@ for (const dbKind of DBS) {
       fillS = f.seconds;
       console.log(`postgres, N = ${n.toLocaleString()}: filled in ${f.seconds.toFixed(1)} s (${(n / f.seconds).toFixed(0)} certificates/s)`);
     }
+    await settleVerdicts(dataDir, target, console.log);
     if (FILL_ONLY) continue;
     const r = await measure(dbKind, n, dataDir, target, fillS);
     rows.push(r);

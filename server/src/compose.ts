@@ -6,7 +6,9 @@ import type { Services } from './services';
 import { SignInLimiter } from './services/auth';
 import { openBlobStore, startOrphanBlobSweeper } from './services/blobs';
 import { VerdictService } from './services/certificates/verdict';
+import { VerdictStore } from './services/certificates/verdict-store';
 import { createChain } from './services/chain';
+import { EmbeddedChain } from './services/chain/embedded';
 import { RemoteChain } from './services/chain/remote';
 import { ChainSync } from './services/chain-sync';
 import { loadDevAccounts } from './services/demo/accounts';
@@ -49,10 +51,13 @@ export async function composeServices(config: Config): Promise<Services> {
     support: new SupportService(db, config.support),
     permanent: new PermanentStores(config),
     verdicts: new VerdictService({ db, chain }),
+    // A cold verify in one read: verdicts by hash stored, kept honest by the database's triggers.
+    verdictStore: chain instanceof EmbeddedChain ? new VerdictStore({ db, chain }) : null,
     walletTx: new WalletTransactions(chain),
     institutionLimiter: new InstitutionLimiter(config.institutions),
     devAccounts: loadDevAccounts(config),
   };
+  services.verdicts.stored = services.verdictStore;
   return services;
 }
 
@@ -83,10 +88,12 @@ export async function startBackgroundWork(services: Services): Promise<Backgroun
   const sweeper = await startOrphanBlobSweeper(services);
   const worker = new VerificationWorker(services);
   if (config.worker) await worker.start();
+  services.verdictStore?.start();
   return {
     chainSync,
     reconciledMints,
     async stop() {
+      await services.verdictStore?.stop();
       await worker.stop();
       await chainSync.stop();
       await institutions.stop();

@@ -9,6 +9,13 @@ import type { CertificateRow, CertificateUpdate, Database, NewCertificate } from
 
 type Db = Kysely<Database>;
 
+/**
+ * `verification_status <> 'superseded'` with the value in the SQL text, not bound: it is the WHERE of
+ * the partial unique index on live hashes, and SQLite proves a partial index usable from literals
+ * only — with a bound value it re-plans the statement at every call (~20 µs of a ~30 µs lookup).
+ */
+const LIVE = sql.lit<CertificateRow['verification_status']>('superseded');
+
 type Claims = Pick<CertificateRow, 'title' | 'institution_name' | 'program_name' | 'issue_date'>;
 
 /** What the holder claims a certificate is (verified against the document's text). */
@@ -59,7 +66,7 @@ export function liveRowOfSha256(db: Db, sha256: string): Promise<Pick<Certificat
     .selectFrom('certificate')
     .select(['id', 'user_id', 'holder_wallet', 'verification_status'])
     .where('sha256', '=', sha256)
-    .where('verification_status', '<>', 'superseded')
+    .where('verification_status', '<>', LIVE)
     .executeTakeFirst();
 }
 
@@ -79,7 +86,7 @@ export function findWithHolder(db: Db, by: { id: string; userId?: string } | { s
   if ('sha256' in by) {
     // At most one row of a hash is not superseded (index certificate_sha256_live_uq): without
     // `holderWallet`, that live row whoever holds it.
-    q = q.where('certificate.sha256', '=', by.sha256).where('certificate.verification_status', '<>', 'superseded');
+    q = q.where('certificate.sha256', '=', by.sha256).where('certificate.verification_status', '<>', LIVE);
     if (by.holderWallet !== undefined) q = q.where('certificate.holder_wallet', '=', by.holderWallet);
   } else {
     q = q.where('certificate.id', '=', by.id);

@@ -17,6 +17,7 @@ import * as m0010 from './migrations/2026-11-22T1500-scale-indexes';
 import * as m0011 from './migrations/2026-11-22T1600-live-sha256';
 import * as m0012 from './migrations/2026-11-23T1000-institutions';
 import * as m0013 from './migrations/2026-11-23T1100-unset-names';
+import * as m0014 from './migrations/2026-11-24T0000-public-verdict';
 
 export type Db = Kysely<DB>;
 export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1600-live-sha256': m0011,
   '2026-11-23T1000-institutions': m0012,
   '2026-11-23T1100-unset-names': m0013,
+  '2026-11-24T0000-public-verdict': m0014,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -287,6 +287,27 @@ export interface AuditLogTable {
   details: string | null; // JSON
 }
 
+// Migration 2026-11-24T0000-public-verdict: the public verdict by hash, stored; triggers on the
+// tables it is made of delete it and mark its hash dirty (services/certificates/verdict-store.ts).
+export interface PublicVerdictTable {
+  sha256: string;
+  /** The verdict JSON without checked_at; certificate URLs relative (the request's origin is put in front). */
+  body: string;
+  /** Unix seconds: the record expires then, and the verdict is computed again. */
+  stale_at: number | null;
+  // What it was computed from (the triggers match these).
+  cert_id: string | null;
+  user_id: string | null;
+  record_address: string;
+  issuer_authority: string | null;
+  issuer_address: string | null;
+  computed_at: string;
+}
+
+export interface PublicVerdictDirtyTable {
+  sha256: string;
+}
+
 /** Every table of every migration: the one Kysely type of the server. */
 export interface Database {
   user: UserTable;
@@ -309,6 +330,8 @@ export interface Database {
   wallet_action: WalletActionTable;
   confirmation_request: ConfirmationRequestTable;
   audit_log: AuditLogTable;
+  public_verdict: PublicVerdictTable;
+  public_verdict_dirty: PublicVerdictDirtyTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -5,6 +5,7 @@ import type { TokenBuckets } from '../lib/rate-limit';
 import type { SignInLimiter } from './auth/limits';
 import type { BlobStore } from './blobs';
 import type { VerdictService } from './certificates/verdict';
+import type { VerdictStore } from './certificates/verdict-store';
 import type { ChainService } from './chain';
 import type { DevAccounts } from './demo/accounts';
 import type { FaultPoints } from './faults';
@@ -40,6 +41,8 @@ export interface Services {
   permanent: PermanentStores;
   /** The public verdict of a hash, cached per chain state (services/certificates/verdict.ts). */
   verdicts: VerdictService;
+  /** Verdicts by hash kept in the database, computed beside requests (embedded chain; else null). */
+  verdictStore: VerdictStore | null;
   /** Transactions the platform prepares and pays for and a wallet signs (services/wallet-tx). */
   walletTx: WalletTransactions;
   /** Issuer and operator actions per wallet (config.institutions). */

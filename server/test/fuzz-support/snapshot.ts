@@ -11,10 +11,17 @@ import { sql, type Kysely } from 'kysely';
  * row counts still cover their tables):
  * - api_key.last_used_at: stamped when a key authenticates (at most once a minute), before the
  *   endpoint judges the request — a usage log, not a write of the call.
- * No table is excluded: the server has no append-only request log (chain_transaction and the RPC
- * journal are written only by transactions, which rejected calls must not send).
+ * The server has no append-only request log (chain_transaction and the RPC journal are written only
+ * by transactions, which rejected calls must not send).
  */
 export const VOLATILE_COLUMNS: Record<string, string[]> = { api_key: ['last_used_at'] };
+
+/**
+ * Tables derived from the others and written beside requests, left out: the stored public verdicts
+ * (the verdict store computes them in the background; database triggers delete and mark them when a
+ * table they are made of changes — and that table is in the snapshot).
+ */
+export const DERIVED_TABLES = new Set(['public_verdict', 'public_verdict_dirty']);
 
 // The database files themselves change on every write, including reads' WAL checkpoints.
 const DB_FILE = /\.(sqlite|sqlite3|db)(-wal|-shm|-journal)?$/;
@@ -65,7 +72,7 @@ function listFiles(root: string, dir = root, out: Record<string, string> = {}): 
 
 export async function snapshot(db: Kysely<any>, dataDir: string): Promise<Snapshot> {
   const tables: Snapshot['tables'] = {};
-  for (const t of await listTables(db)) tables[t] = await tableState(db, t);
+  for (const t of await listTables(db)) if (!DERIVED_TABLES.has(t)) tables[t] = await tableState(db, t);
   return { tables, files: listFiles(dataDir) };
 }
 

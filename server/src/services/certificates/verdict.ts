@@ -5,6 +5,7 @@ import type { VerdictDto, VerdictStatus } from '../../../../shared/schemas/dto';
 import { parseVerificationDetails, claimsWereChecked } from '../../../../shared/schemas/details';
 import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
+import type { ChainRecords } from '../chain/types';
 import { findWithHolder, type CertificateWithHolder } from '../../db/certificates';
 import { toPublicCertificateDto } from './dto';
 
@@ -22,12 +23,40 @@ const CACHE_MAX = 10_000;
 type CacheEntry = { at: number; version: number | null; verdict: VerdictDto; json?: string };
 type VerdictQuery = { sha256: string; cert?: CertificateRow | null; fileSha256?: string; origin: string };
 
+/** Where a verdict is read from: the database, and what the chain says about a hash. */
+export interface VerdictSources {
+  db: Services['db'];
+  chainPart(sha256: string, storedAddress?: string | null): Promise<ChainPart>;
+}
+
+/** What a verdict by hash was made of (the stored verdict's dependencies: verdict-store.ts). */
+export interface VerdictInputs {
+  certId: string | null;
+  userId: string | null;
+  /** The record's address, found or where it would be. */
+  recordAddress: string | null;
+  /** The institution the record names (issuer or asked to confirm). */
+  issuerAuthority: string | null;
+  /** Unix seconds after which the record counts as expired (null: no expiry ahead). */
+  expiresAt: number | null;
+}
+
+/** A stored verdict by hash (verdict-store.ts): its JSON for a request's origin, or null. */
+export interface StoredVerdicts {
+  read(sha256: string, origin: string): Promise<string | null>;
+}
+
 /** The verdict anyone gets for a hash; one per server (compose.ts), its caches with it. */
 export class VerdictService {
   private readonly parts = new Map<string, { at: number; version: number | null; part: ChainPart }>();
   private readonly verdicts = new Map<string, CacheEntry>();
+  private readonly live: VerdictSources;
+  /** Verdicts by hash kept in the database (embedded chain): a cold verify in one read. */
+  stored: StoredVerdicts | null = null;
 
-  constructor(private readonly svc: Pick<Services, 'db' | 'chain'>) {}
+  constructor(private readonly svc: Pick<Services, 'db' | 'chain'>) {
+    this.live = { db: svc.db, chainPart: (sha256, storedAddress) => this.chainPart(sha256, storedAddress) };
+  }
 
   /**
    * The verdict anyone gets, derived from the chain record (the DB adds the human-readable
@@ -38,19 +67,35 @@ export class VerdictService {
     return { ...entry.verdict, checked_at: new Date().toISOString() };
   }
 
-  /** The same verdict as JSON text; serialised once per cache entry (the REST hot path). */
+  /**
+   * The same verdict as JSON text (the REST hot path): from this process's cache, else the stored
+   * verdict (one read), else computed (and serialised once per cache entry).
+   */
   async verdictJson(p: { sha256: string; origin: string }): Promise<string> {
+    const hit = this.cacheHit(p);
+    const json = hit ? (hit.json ??= verdictText(hit.verdict)) : ((await this.stored?.read(p.sha256, p.origin)) ?? (await this.liveJson(p)));
+    return `${json.slice(0, -1)},"checked_at":"${new Date().toISOString()}"}`;
+  }
+
+  /** The verdict JSON computed now (without checked_at), as verdictJson gives it when nothing is stored. */
+  private async liveJson(p: { sha256: string; origin: string }): Promise<string> {
     const entry = await this.cached(p);
-    entry.json ??= JSON.stringify({ ...entry.verdict, checked_at: undefined });
-    return `${entry.json.slice(0, -1)},"checked_at":"${new Date().toISOString()}"}`;
+    return (entry.json ??= verdictText(entry.verdict));
+  }
+
+  private cacheKey = (p: VerdictQuery) => `${p.sha256}|${p.cert?.id ?? ''}|${p.fileSha256 ?? ''}|${p.origin}`;
+
+  private cacheHit(p: VerdictQuery): CacheEntry | undefined {
+    const hit = this.verdicts.get(this.cacheKey(p));
+    return hit && hit.version === this.svc.chain.stateVersion() && Date.now() - hit.at < CACHE_TTL_MS ? hit : undefined;
   }
 
   private async cached(p: VerdictQuery): Promise<CacheEntry> {
-    const key = `${p.sha256}|${p.cert?.id ?? ''}|${p.fileSha256 ?? ''}|${p.origin}`;
+    const hit = this.cacheHit(p);
+    if (hit) return hit;
+    const key = this.cacheKey(p);
     const version = this.svc.chain.stateVersion();
-    const hit = this.verdicts.get(key);
-    if (hit && hit.version === version && Date.now() - hit.at < CACHE_TTL_MS) return hit;
-    const entry: CacheEntry = { at: Date.now(), version, verdict: await this.compute(p) };
+    const entry: CacheEntry = { at: Date.now(), version, verdict: (await computeVerdict(this.live, p)).verdict };
     if (this.verdicts.size > CACHE_MAX) this.verdicts.clear();
     this.verdicts.set(key, entry);
     return entry;
@@ -67,57 +112,72 @@ export class VerdictService {
     return part;
   }
 
-  /**
-   * By id (a share link's certificate, verifyById, a file compared with a given certificate): that row,
-   * whatever its state. By hash (verifyByHash, GET /api/v1/verify/hash, a dropped file): only the live
-   * row of the wallet the record names as its holder — never an earlier claimant's superseded row — and
-   * only while it is verified: the fields of a certificate nobody verified are its holder's, not public.
-   */
-  private async compute(p: VerdictQuery): Promise<VerdictDto> {
-    // The row is read first: its stored record address spares deriving the record's (chainPartOf).
-    let row: CertificateWithHolder | undefined;
-    let chain: ChainPart;
-    if (p.cert) {
-      row = await findWithHolder(this.svc.db, { id: p.cert.id });
-      chain = await this.chainPart(p.sha256, row?.record_address);
-    } else {
-      const live = await findWithHolder(this.svc.db, { sha256: p.sha256 });
-      chain = await this.chainPart(p.sha256, live?.record_address);
-      // Only the live row of the wallet the record names as its holder, and only while it is verified.
-      row = chain.holder_wallet && live?.holder_wallet === chain.holder_wallet && live.verification_status === 'verified' ? live : undefined;
-    }
-    const part: ChainPart = row ? { ...chain, record_address: chain.record_address ?? row.record_address, transactions: await transactionsOf(this.svc.db, row.id) } : chain;
-    const mismatch = p.fileSha256 !== undefined && p.fileSha256 !== p.sha256;
-    const found = part.status !== 'not_found';
-    // The record now names another holder: an institution issued this file to its rightful holder, so
-    // this certificate's claim is over, whatever the record says about the new holder's.
-    const superseded = !!row && !!part.holder_wallet && part.holder_wallet !== row.holder_wallet;
-    const verified = part.status === 'verified' && !superseded;
-    // An institution's confirmation counts while the operator keeps it approved.
-    const confirmer = part.tier === 'issuer_confirmed' ? part.issuer : null;
-    const confirmerNotApproved = verified && part.tier === 'issuer_confirmed' && confirmer?.status !== 'approved';
-    // The claims shown must have been checked: by the platform's content check, or confirmed by the
-    // institution through the product's flow (a confirmation made on chain only covers the file).
-    const claimsUnchecked = verified && !!row && !(row.verification_status === 'verified' && claimsWereChecked(parseVerificationDetails(row.verification_details)));
-    const institution = confirmer?.name ?? 'The institution';
-    const note = confirmerNotApproved
-      ? `${institution}'s registration is ${confirmer?.status === 'suspended' ? 'suspended' : 'not approved'}.`
-      : claimsUnchecked && part.tier === 'issuer_confirmed'
-        ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
-        : verified && confirmer && !confirmer.domain_proven
-          ? `${institution}'s own key signed the record, but its domain${confirmer.domain ? ` ${confirmer.domain}` : ''} is not proven at present.`
-          : null;
-    return {
-      valid: verified && !mismatch && !confirmerNotApproved && !claimsUnchecked,
-      note,
-      integrity: p.fileSha256 === undefined ? 'not_checked' : mismatch ? 'mismatch' : found ? 'match' : 'not_checked',
-      ...(mismatch ? { expected_sha256: p.sha256, actual_sha256: p.fileSha256 } : {}),
-      ...part,
-      ...(superseded ? { status: 'superseded' as const, tier: 'none' as const, reason_code: ReasonCode.RevokedSuperseded, reason: reasonName(ReasonCode.RevokedSuperseded) } : {}),
-      certificate: row ? toPublicCertificateDto(row, row, p.origin) : null,
-      checked_at: new Date().toISOString(),
-    };
+}
+
+/** The verdict's JSON text as stored and cached: without checked_at (added when it is sent). */
+export const verdictText = (v: VerdictDto) => JSON.stringify({ ...v, checked_at: undefined });
+
+/**
+ * By id (a share link's certificate, verifyById, a file compared with a given certificate): that row,
+ * whatever its state. By hash (verifyByHash, GET /api/v1/verify/hash, a dropped file): only the live
+ * row of the wallet the record names as its holder — never an earlier claimant's superseded row — and
+ * only while it is verified: the fields of a certificate nobody verified are its holder's, not public.
+ * With the verdict, what it was read from (a verdict by hash is stored with these: verdict-store.ts).
+ */
+export async function computeVerdict(src: VerdictSources, p: VerdictQuery): Promise<{ verdict: VerdictDto; inputs: VerdictInputs }> {
+  // The row is read first: its stored record address spares deriving the record's (chainPartOf).
+  let row: CertificateWithHolder | undefined;
+  let live: CertificateWithHolder | undefined;
+  let chain: ChainPart;
+  if (p.cert) {
+    row = live = await findWithHolder(src.db, { id: p.cert.id });
+    chain = await src.chainPart(p.sha256, row?.record_address);
+  } else {
+    live = await findWithHolder(src.db, { sha256: p.sha256 });
+    chain = await src.chainPart(p.sha256, live?.record_address);
+    // Only the live row of the wallet the record names as its holder, and only while it is verified.
+    row = chain.holder_wallet && live?.holder_wallet === chain.holder_wallet && live.verification_status === 'verified' ? live : undefined;
   }
+  const part: ChainPart = row ? { ...chain, record_address: chain.record_address ?? row.record_address, transactions: await transactionsOf(src.db, row.id) } : chain;
+  const mismatch = p.fileSha256 !== undefined && p.fileSha256 !== p.sha256;
+  const found = part.status !== 'not_found';
+  // The record now names another holder: an institution issued this file to its rightful holder, so
+  // this certificate's claim is over, whatever the record says about the new holder's.
+  const superseded = !!row && !!part.holder_wallet && part.holder_wallet !== row.holder_wallet;
+  const verified = part.status === 'verified' && !superseded;
+  // An institution's confirmation counts while the operator keeps it approved.
+  const confirmer = part.tier === 'issuer_confirmed' ? part.issuer : null;
+  const confirmerNotApproved = verified && part.tier === 'issuer_confirmed' && confirmer?.status !== 'approved';
+  // The claims shown must have been checked: by the platform's content check, or confirmed by the
+  // institution through the product's flow (a confirmation made on chain only covers the file).
+  const claimsUnchecked = verified && !!row && !(row.verification_status === 'verified' && claimsWereChecked(parseVerificationDetails(row.verification_details)));
+  const institution = confirmer?.name ?? 'The institution';
+  const note = confirmerNotApproved
+    ? `${institution}'s registration is ${confirmer?.status === 'suspended' ? 'suspended' : 'not approved'}.`
+    : claimsUnchecked && part.tier === 'issuer_confirmed'
+      ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
+      : verified && confirmer && !confirmer.domain_proven
+        ? `${institution}'s own key signed the record, but its domain${confirmer.domain ? ` ${confirmer.domain}` : ''} is not proven at present.`
+        : null;
+  const verdict: VerdictDto = {
+    valid: verified && !mismatch && !confirmerNotApproved && !claimsUnchecked,
+    note,
+    integrity: p.fileSha256 === undefined ? 'not_checked' : mismatch ? 'mismatch' : found ? 'match' : 'not_checked',
+    ...(mismatch ? { expected_sha256: p.sha256, actual_sha256: p.fileSha256 } : {}),
+    ...part,
+    ...(superseded ? { status: 'superseded' as const, tier: 'none' as const, reason_code: ReasonCode.RevokedSuperseded, reason: reasonName(ReasonCode.RevokedSuperseded) } : {}),
+    certificate: row ? toPublicCertificateDto(row, row, p.origin) : null,
+    checked_at: new Date().toISOString(),
+  };
+  const expiresAt = chain.expires_at ? Date.parse(chain.expires_at) / 1000 : null;
+  const inputs: VerdictInputs = {
+    certId: live?.id ?? null,
+    userId: live?.user_id ?? null,
+    recordAddress: chain.record_address,
+    issuerAuthority: chain.issuer?.authority ?? chain.confirmation_requested_from?.authority ?? null,
+    expiresAt: chain.status === 'expired' ? null : expiresAt,
+  };
+  return { verdict, inputs };
 }
 
 /** The transactions this server sent for certificate `certId`, oldest first. */
@@ -127,7 +187,7 @@ async function transactionsOf(db: Services['db'], certId: string): Promise<Chain
 }
 
 /** What the chain says about `sha256` (the transactions of a certificate are added by the caller). */
-async function chainPartOf(svc: Pick<Services, 'db' | 'chain'>, sha256: string, storedAddress?: string | null): Promise<ChainPart> {
+export async function chainPartOf(svc: { db: Services['db']; chain: ChainRecords }, sha256: string, storedAddress?: string | null): Promise<ChainPart> {
   const { chain } = svc;
   const hash = fromHex(sha256);
   const found = await chain.readCertificateRecord(hash, storedAddress);

@@ -13,6 +13,8 @@ import { CERTIFICATE_SEED, certificatePda, issuerPda, registryPda } from '../../
 import * as ix from '../../../../shared/program/instructions';
 import type { AccountSnapshot, ChainReceipt, ChainService, IssuerEntry, LandedListener, SigningBlockhash, TxOptions } from './types';
 
+type AccountGetter = (pubkey: PublicKey) => Promise<AccountSnapshot | null> | AccountSnapshot | null;
+
 /** Program-level operations shared by both chains; subclasses only move bytes. */
 export abstract class BaseChain implements ChainService {
   abstract readonly mode: 'embedded' | 'rpc';
@@ -128,6 +130,11 @@ export abstract class BaseChain implements ChainService {
    * (findProgramAddress: a SHA-256 and a curve check per bump tried, the cold verify's largest cost).
    */
   async readCertificateRecord(hash: Uint8Array, stored?: string | null): Promise<{ address: PublicKey; record: CertificateAccount } | null> {
+    return this.certificateRecordVia((pk) => this.getAccountInfo(pk), hash, stored);
+  }
+
+  /** readCertificateRecord over the accounts `get` reads (this chain's, or the rows it committed). */
+  protected async certificateRecordVia(get: AccountGetter, hash: Uint8Array, stored?: string | null): Promise<{ address: PublicKey; record: CertificateAccount } | null> {
     if (stored) {
       let address: PublicKey | null = null;
       try {
@@ -135,7 +142,7 @@ export abstract class BaseChain implements ChainService {
       } catch {
         /* not an address: derive it */
       }
-      const acc = address && (await this.getAccountInfo(address));
+      const acc = address && (await get(address));
       let record: CertificateAccount | null = null;
       try {
         record = this.certificateAt(acc);
@@ -145,7 +152,7 @@ export abstract class BaseChain implements ChainService {
       if (address && record && this.isCertificateAddress(address, hash, record.bump)) return { address, record };
     }
     const address = this.certificateAddress(hash);
-    const record = this.certificateAt(await this.getAccountInfo(address));
+    const record = this.certificateAt(await get(address));
     return record ? { address, record } : null;
   }
 
@@ -161,7 +168,11 @@ export abstract class BaseChain implements ChainService {
   }
 
   async readIssuer(authority: PublicKey): Promise<IssuerAccount | null> {
-    const acc = await this.getAccountInfo(this.issuerAddress(authority));
+    return this.issuerVia((pk) => this.getAccountInfo(pk), authority);
+  }
+
+  protected async issuerVia(get: AccountGetter, authority: PublicKey): Promise<IssuerAccount | null> {
+    const acc = await get(this.issuerAddress(authority));
     return acc && acc.owner === this.programKeyBase58 && acc.data.length > 0 ? decodeIssuer(acc.data) : null;
   }
 

@@ -320,6 +320,20 @@ export class EmbeddedAccounts {
     this.confirmDelayMs = confirmed ? 20 : Math.min(this.confirmDelayMs * 2, 2000);
   }
 
+  /**
+   * Now: checks every unconfirmed account against its committed row and trims the working set. For a
+   * caller that writes in long batches (the scale bench's fill) and must not let them pile up; the
+   * server relies on the timer (`scheduleConfirm`). Returns how many are still awaiting their commit.
+   */
+  async settle(): Promise<number> {
+    for (let before = -1; this.unconfirmed.size && this.unconfirmed.size !== before; ) {
+      before = this.unconfirmed.size;
+      await this.confirm();
+    }
+    this.trim();
+    return this.unconfirmed.size;
+  }
+
   /** What LiteSVM holds (tests and benchmarks). */
   stats() {
     return { resident: this.resident.size, pinned: this.pins.size, unconfirmed: this.unconfirmed.size, cached: this.cache.size, cachedBytes: this.cacheBytes, cacheLimitBytes: this.cacheLimitBytes, limit: this.limit };

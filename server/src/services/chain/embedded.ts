@@ -11,7 +11,7 @@ import { kyselyReader, sqliteReader } from './embedded-account-reader';
 import { EmbeddedAccounts, WORKING_SET_ACCOUNTS } from './embedded-accounts';
 import { BlockhashWindow, SIGNING_WINDOW_MS } from './embedded-blockhashes';
 import { signNatively } from './native-sign';
-import { ChainError, chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type LandedListener, type SigningBlockhash, type TxOptions } from './types';
+import { ChainError, chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type ChainRecords, type LandedListener, type SigningBlockhash, type TxOptions } from './types';
 
 // The embedded chain in parts: embedded-accounts.ts (which accounts LiteSVM holds, and reads),
 // embedded-account-reader.ts (committed rows, SQLite or PostgreSQL), embedded-blockhashes.ts (the
@@ -170,6 +170,32 @@ export class EmbeddedChain extends BaseChain {
   /** What LiteSVM holds (tests and benchmarks). */
   workingSetStats() {
     return this.accounts.stats();
+  }
+
+  /**
+   * The program's records as `db` (a caller's transaction) has them committed in `chain_account`,
+   * rather than as LiteSVM holds them (it runs ahead of the database while a transaction persists):
+   * what the public verdict store computes from, in the same transaction as it reads the rest.
+   */
+  committedRecords(db: Kysely<Database>): ChainRecords {
+    const get = async (pk: PublicKey): Promise<AccountSnapshot | null> => {
+      const r = await db.selectFrom('chain_account').select(['pubkey', 'owner', 'lamports', 'data']).where('pubkey', '=', pk.toBase58()).executeTakeFirst();
+      return r ? { pubkey: r.pubkey, owner: r.owner, lamports: BigInt(r.lamports), data: new Uint8Array(r.data), executable: false } : null;
+    };
+    return {
+      mode: this.mode,
+      programId: this.programId,
+      now: () => this.now(),
+      readCertificateRecord: (hash, stored) => this.certificateRecordVia(get, hash, stored),
+      readIssuer: (authority) => this.issuerVia(get, authority),
+      certificateAddress: (hash) => this.certificateAddress(hash),
+      issuerAddress: (authority) => this.issuerAddress(authority),
+    };
+  }
+
+  /** Releases the accounts whose writes are committed now (see EmbeddedAccounts.settle). */
+  settleWorkingSet() {
+    return this.accounts.settle();
   }
 
   /** The accounts a transaction names (fee payer, instruction accounts, programs). */

@@ -61,6 +61,9 @@ export interface SigningBlockhash {
   expiresAt: number;
 }
 
+/** What a verdict reads of the chain: the program's records, and its clock. */
+export type ChainRecords = Pick<ChainService, 'mode' | 'programId' | 'now' | 'readCertificateRecord' | 'readIssuer' | 'certificateAddress' | 'issuerAddress'>;
+
 /** The one interface the app uses for the chain; embedded (LiteSVM) and RPC implement it. */
 export interface ChainService {
   readonly mode: 'embedded' | 'rpc';

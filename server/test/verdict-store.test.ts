@@ -1,0 +1,203 @@
+// The stored public verdict (services/certificates/verdict-store.ts): a verify by hash served from one
+// row must say exactly what computing it now says, whatever changed since it was stored — the holder's
+// name, an institution's confirmation, its domain proof and approval, a revocation, the record's
+// expiry — and a writer committing while the store computes must not leave the old verdict behind.
+// Runs on SQLite and on PostgreSQL (the server-postgres project).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { Keypair, type Connection } from '@solana/web3.js';
+import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
+import { IssuerStatus } from '../../shared/program/codec';
+import { ReasonCode } from '../../shared/program/reasons';
+import { confirmCertificateIx, requestConfirmationIx } from '../../shared/program/instructions';
+import type { Server } from '../src/app';
+import { isPostgres } from '../src/db';
+import { chainPartOf, computeVerdict, verdictText } from '../src/services/certificates/verdict';
+import { withOrigin, type VerdictStore } from '../src/services/certificates/verdict-store';
+import { startTestServer, tmpDataDir, waitFor } from './helpers';
+import { INSTITUTION, approvedIssuer, fund, holderWithCertificate, rpcConnection, send } from './attack-support/world';
+
+const programId = CERTIFICATES_PROGRAM_ID;
+let server: Server;
+let dir: string;
+let store: VerdictStore;
+let conn: Connection;
+const institution = Keypair.generate();
+
+beforeAll(async () => {
+  dir = tmpDataDir();
+  server = await startTestServer(dir);
+  store = server.services.verdictStore!;
+  // The test computes when it says so (the server's own loop would race the assertions on dirty rows).
+  await store.stop();
+  conn = rpcConnection(server);
+  await approvedIssuer(server, institution, INSTITUTION);
+  await fund(conn, institution);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The verdict computed now from the live chain and database, as the store would serve it. */
+async function fresh(sha256: string) {
+  const { db, chain } = server.services;
+  const { verdict } = await computeVerdict({ db, chainPart: (s, a) => chainPartOf({ db, chain }, s, a) }, { sha256, origin: server.url });
+  return verdictText(verdict);
+}
+
+const stored = (sha256: string) => store.read(sha256, server.url);
+const isDirty = async (sha256: string) => !!(await server.services.db.selectFrom('public_verdict_dirty').select('sha256').where('sha256', '=', sha256).executeTakeFirst());
+
+/** Computes what is dirty, then: the stored verdict is there and is the one computed now, byte for byte. */
+async function expectCurrent(sha256: string) {
+  await store.settle();
+  const s = await stored(sha256);
+  expect(s).not.toBeNull();
+  expect(s).toBe(await fresh(sha256));
+  return JSON.parse(s!);
+}
+
+/** A change it was made of: the stored verdict is gone (in the writer's transaction) and its hash dirty. */
+async function expectForgotten(sha256: string) {
+  expect(await stored(sha256)).toBeNull();
+  expect(await isDirty(sha256)).toBe(true);
+}
+
+describe('stored public verdicts', () => {
+  it('are the verdict computed now, and every change they are made of takes them away until computed again', async () => {
+    const { db, chain } = server.services;
+    const h = await holderWithCertificate(server, 'Bachelor of Science');
+    expect(h.row.verification_status).toBe('verified');
+    const sha = h.row.sha256;
+    expect((await expectCurrent(sha)).valid).toBe(true);
+
+    // Served: GET /api/v1/verify/hash answers the stored verdict (with checked_at and the request's origin).
+    const rest = await (await fetch(`${server.url}/api/v1/verify/hash/${sha}`)).text();
+    expect(rest.replace(/,"checked_at":"[^"]+"\}$/, '}')).toBe(await stored(sha));
+    expect(JSON.parse(rest).certificate.verification_url).toBe(`${server.url}/view/${h.user.id}/${h.id}`);
+
+    // The holder's profile (name and photo are on the public certificate).
+    await db.updateTable('user').set({ full_name: 'Alex Renamed' }).where('id', '=', h.user.id).execute();
+    await expectForgotten(sha);
+    await expectCurrent(sha);
+
+    // The record: the holder asks the institution, the institution confirms on chain (through /rpc).
+    await fund(conn, h.holder);
+    await send(conn, h.holder, requestConfirmationIx(programId, { hash: h.hash, holder: h.holder.publicKey, issuerAuthority: institution.publicKey }));
+    await expectForgotten(sha);
+    expect((await expectCurrent(sha)).confirmation_requested_from.name).toBe(INSTITUTION);
+    await send(conn, institution, confirmCertificateIx(programId, { hash: h.hash, authority: institution.publicKey }));
+    await server.chainSync.idle();
+    await expectForgotten(sha);
+    const confirmed = await expectCurrent(sha);
+    expect(confirmed).toMatchObject({ tier: 'issuer_confirmed', issuer: { name: INSTITUTION, domain_proven: false } });
+
+    // The institution's domain proof (a row of ours, not the chain's).
+    await db
+      .insertInto('issuer_profile')
+      .values({ authority: institution.publicKey.toBase58(), domain: 'northfield.example', name: INSTITUTION, registered_at: new Date().toISOString(), proof_status: 'proven', proof_method: 'dns', proven_at: new Date().toISOString(), checked_at: null, findings: null })
+      .execute();
+    await expectForgotten(sha);
+    expect((await expectCurrent(sha)).issuer).toMatchObject({ domain: 'northfield.example', domain_proven: true });
+
+    // The institution's account: the operator suspends it.
+    await chain.setIssuerStatus({ authority: institution.publicKey, status: IssuerStatus.Suspended }, { kind: 'set_issuer_status' });
+    await expectForgotten(sha);
+    const suspended = await expectCurrent(sha);
+    expect(suspended.valid).toBe(false);
+    expect(suspended.issuer.status).toBe('suspended');
+    await chain.setIssuerStatus({ authority: institution.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
+    await expectForgotten(sha);
+
+    // A transaction sent for the certificate (the verdict lists them).
+    await db
+      .insertInto('chain_transaction')
+      .values({ signature: `test-${Date.now()}`, slot: 1, status: 'success', kind: 'anchor_certificate', certificate_id: h.id, logs: '[]', error: null, compute_units: null, created_at: new Date().toISOString() })
+      .execute();
+    await expectForgotten(sha);
+    await expectCurrent(sha);
+
+    // The certificate row itself, with a title that holds the stored body's URL keys as text.
+    await db.updateTable('certificate').set({ title: 'Evil "certificate_url":"/x", "verification_url":"/y' }).where('id', '=', h.id).execute();
+    await expectForgotten(sha);
+    const hostile = await expectCurrent(sha);
+    expect(hostile.certificate.title).toBe('Evil "certificate_url":"/x", "verification_url":"/y');
+    expect(hostile.certificate.verification_url).toBe(`${server.url}/view/${h.user.id}/${h.id}`);
+
+    // A revocation by the operator.
+    await chain.revokeCertificate({ hash: h.hash, reasonCode: ReasonCode.RevokedFraud }, { kind: 'revoke_certificate' });
+    await server.chainSync.idle();
+    await expectForgotten(sha);
+    const revoked = await expectCurrent(sha);
+    expect(revoked).toMatchObject({ valid: false, status: 'revoked' });
+  }, 120_000);
+
+  it('a record that expires is not served as it was once its expiry has passed, and is computed again', async () => {
+    const { db, chain } = server.services;
+    const hash = createHash('sha256').update(`expiring ${Math.random()}`).digest();
+    const sha = hash.toString('hex');
+    const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 2);
+    await chain.anchorCertificate({ hash, holder: Keypair.generate().publicKey, expiresAt }, { kind: 'anchor_certificate' });
+    await chain.recordVerification({ hash, verified: true, reasonCode: 0 }, { kind: 'record_verification' });
+    await db.insertInto('public_verdict_dirty').values({ sha256: sha }).execute();
+    expect(await expectCurrent(sha)).toMatchObject({ status: 'verified', expires_at: new Date(Number(expiresAt) * 1000).toISOString() });
+    // Past the expiry nothing changed in the database; the stored verdict is not served…
+    await waitFor(async () => (await stored(sha)) === null, 10_000, 200);
+    // …and the store computes it again: expired from now on (no longer anything to wait for).
+    const expired = await expectCurrent(sha);
+    expect(expired).toMatchObject({ status: 'expired', valid: false });
+    expect((await db.selectFrom('public_verdict').select('stale_at').where('sha256', '=', sha).executeTakeFirstOrThrow()).stale_at).toBeNull();
+  }, 60_000);
+
+  // The attack: the store reads a certificate, a writer commits a change to it, the store writes what
+  // it read. The trigger's delete ran before the store's insert, so nothing would take the old verdict
+  // away. The store computes in one transaction that writers wait for and that waits for writers
+  // (SQLite: the one connection; PostgreSQL: its table lock), so it reads the change or the change's
+  // trigger deletes what it stored.
+  it('a writer committing while the store computes never leaves the verdict it changed behind', async () => {
+    const { db } = server.services;
+    const h = await holderWithCertificate(server, 'Master of Arts');
+    const sha = h.row.sha256;
+    await expectCurrent(sha);
+    await db.updateTable('certificate').set({ updated_at: new Date().toISOString() }).where('id', '=', h.id).execute();
+    expect(await isDirty(sha)).toBe(true);
+
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let changed!: () => void;
+    const written = new Promise<void>((r) => (changed = r));
+    const writer = db.transaction().execute(async (trx) => {
+      await trx.updateTable('certificate').set({ title: 'Master of Arts (amended)' }).where('id', '=', h.id).execute();
+      changed();
+      await gate; // the writer's transaction stays open while the store runs
+    });
+    await written;
+    let refreshed = false;
+    const refresh = store.refresh().finally(() => (refreshed = true));
+    if (isPostgres(db)) {
+      // Until the store waits for the writer's lock (or, without that lock, has already finished).
+      const waiting = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_locks where not granted`.execute(db)).rows[0].n > 0;
+      await waitFor(async () => refreshed || (await waiting()), 10_000, 20);
+    } else await new Promise((r) => setTimeout(r, 50));
+    release();
+    await writer;
+    await refresh;
+    const served = await stored(sha);
+    // Either not stored (computed again next) or stored with the change: never the old title.
+    if (served !== null) expect(JSON.parse(served).certificate.title).toBe('Master of Arts (amended)');
+    expect((await expectCurrent(sha)).certificate.title).toBe('Master of Arts (amended)');
+  }, 60_000);
+
+  it('puts the request origin in front of the certificate URLs only, whatever the text around them', () => {
+    const dto = (o: string) => ({ title: 'x "certificate_url":"/evil", "verification_url":"/evil"', certificate_url: `${o}/files/certificates/c1`, verification_url: `${o}/view/u1/c1` });
+    const body = JSON.stringify({ valid: true, certificate: dto('') });
+    expect(withOrigin(body, 'https://attesta.example')).toBe(JSON.stringify({ valid: true, certificate: dto('https://attesta.example') }));
+    // A certificate not public (null URL) or no certificate: nothing to put in front.
+    const none = JSON.stringify({ valid: false, certificate: null });
+    expect(withOrigin(none, 'https://attesta.example')).toBe(none);
+  });
+});
