@@ -20,7 +20,8 @@ type ChainPart = Omit<VerdictDto, 'valid' | 'note' | 'integrity' | 'expected_sha
 const CACHE_TTL_MS = 1000;
 const CACHE_MAX = 10_000;
 
-type CacheEntry = { at: number; version: number | null; verdict: VerdictDto; json?: string };
+// One of `verdict` and `json` at least (a stored verdict arrives as JSON; the other is made when asked).
+type CacheEntry = { at: number; version: number | null; verdict?: VerdictDto; json?: string };
 type VerdictQuery = { sha256: string; cert?: CertificateRow | null; fileSha256?: string; origin: string };
 
 /** Where a verdict is read from: the database, and what the chain says about a hash. */
@@ -64,6 +65,7 @@ export class VerdictService {
    */
   async verdictFor(p: VerdictQuery): Promise<VerdictDto> {
     const entry = await this.cached(p);
+    entry.verdict ??= JSON.parse(entry.json!) as VerdictDto;
     return { ...entry.verdict, checked_at: new Date().toISOString() };
   }
 
@@ -73,14 +75,28 @@ export class VerdictService {
    */
   async verdictJson(p: { sha256: string; origin: string }): Promise<string> {
     const hit = this.cacheHit(p);
-    const json = hit ? (hit.json ??= verdictText(hit.verdict)) : ((await this.stored?.read(p.sha256, p.origin)) ?? (await this.liveJson(p)));
+    const json = hit ? (hit.json ??= verdictText(hit.verdict!)) : ((await this.fromStore(p)) ?? (await this.liveJson(p)));
     return `${json.slice(0, -1)},"checked_at":"${new Date().toISOString()}"}`;
+  }
+
+  /** The stored verdict, kept in this process's cache as a computed one would be (a hash asked again). */
+  private async fromStore(p: { sha256: string; origin: string }): Promise<string | null> {
+    if (!this.stored) return null;
+    const version = this.svc.chain.stateVersion();
+    const json = await this.stored.read(p.sha256, p.origin);
+    if (json) this.remember(this.cacheKey(p), { at: Date.now(), version, json });
+    return json;
+  }
+
+  private remember(key: string, entry: CacheEntry) {
+    if (this.verdicts.size > CACHE_MAX) this.verdicts.clear();
+    this.verdicts.set(key, entry);
   }
 
   /** The verdict JSON computed now (without checked_at), as verdictJson gives it when nothing is stored. */
   private async liveJson(p: { sha256: string; origin: string }): Promise<string> {
     const entry = await this.cached(p);
-    return (entry.json ??= verdictText(entry.verdict));
+    return (entry.json ??= verdictText(entry.verdict!));
   }
 
   private cacheKey = (p: VerdictQuery) => `${p.sha256}|${p.cert?.id ?? ''}|${p.fileSha256 ?? ''}|${p.origin}`;
@@ -96,8 +112,7 @@ export class VerdictService {
     const key = this.cacheKey(p);
     const version = this.svc.chain.stateVersion();
     const entry: CacheEntry = { at: Date.now(), version, verdict: (await computeVerdict(this.live, p)).verdict };
-    if (this.verdicts.size > CACHE_MAX) this.verdicts.clear();
-    this.verdicts.set(key, entry);
+    this.remember(key, entry);
     return entry;
   }
 
