@@ -128,6 +128,11 @@ async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s:
     // The batch is committed: release its accounts now, or the working set only grows (nothing else
     // runs between batches for the server's timer to do it).
     await chain.settleWorkingSet();
+    // And let the event loop turn: LiteSVM's native objects (an account read, a transaction's result)
+    // are freed by finalizers Node runs between turns, which a loop of promises alone never reaches —
+    // without this the fill's memory grew by ~45 MB per 1,000 certificates (3.2 GB at 70,000); the
+    // server turns the loop at every request.
+    await new Promise((resolve) => setImmediate(resolve));
     if (from >= nextLog) {
       log(`  filled ${from.toLocaleString()} / ${n.toLocaleString()} (${((performance.now() - t0) / 1000).toFixed(0)} s, load ${load()})`);
       nextLog += Math.max(BATCH, n / 10);
