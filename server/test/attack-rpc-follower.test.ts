@@ -7,7 +7,6 @@
 // The embedded /rpc refuses v0 transactions, so the RPC node is stood in for by a Connection whose
 // answers have the exact shapes web3.js returns from a validator (a VersionedTransaction compiled with
 // a lookup table, meta.loadedAddresses); the revocation itself really happens on the embedded chain.
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressLookupTableAccount, Keypair, MessageV0, PublicKey, VersionedTransaction, type Connection } from '@solana/web3.js';
 import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
@@ -15,27 +14,21 @@ import { requestConfirmationIx, revokeCertificateIx } from '../../shared/program
 import { ReasonCode } from '../../shared/program/reasons';
 import type { Server } from '../src/app';
 import { ChainSync } from '../src/services/chain-sync';
-import { startTestServer, tmpDataDir } from './helpers';
-import { INSTITUTION, approvedIssuer, fund, holderWithCertificate, rpcConnection, send } from './attack-support/world';
+
+import { INSTITUTION, fund, holderWithCertificate, send, startWorld, type World } from './attack-support/world';
 
 const programId = CERTIFICATES_PROGRAM_ID;
 let server: Server;
 let conn: Connection;
-let dir: string;
+let world: World;
 const institution = Keypair.generate();
 
 beforeAll(async () => {
-  dir = tmpDataDir();
-  server = await startTestServer(dir);
-  conn = rpcConnection(server);
-  await approvedIssuer(server, institution, INSTITUTION);
-  await fund(conn, institution);
+  world = await startWorld(institution);
+  ({ server, conn } = world);
 }, 120_000);
 
-afterAll(async () => {
-  await server?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 const fakeSig = () => Buffer.from(Keypair.generate().secretKey).toString('hex').slice(0, 40) + 'x';
 

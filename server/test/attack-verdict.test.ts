@@ -1,7 +1,6 @@
 // Attacks on "verified means exactly what a verifier reads into it": a check by the platform is not the
 // institution's word, an institution's confirmation is not a check of claims nobody checked, and
 // every verdict says what was checked.
-import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair, type Connection } from '@solana/web3.js';
@@ -9,27 +8,21 @@ import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { IssuerStatus } from '../../shared/program/codec';
 import { confirmCertificateIx, issueCertificateIx, requestConfirmationIx } from '../../shared/program/instructions';
 import type { Server } from '../src/app';
-import { makeClient, startTestServer, tmpDataDir } from './helpers';
-import { INSTITUTION, approvedIssuer, fund, holderWithCertificate, rpcConnection, send } from './attack-support/world';
+import { makeClient } from './helpers';
+import { INSTITUTION, approvedIssuer, fund, holderWithCertificate, send, startWorld, type World } from './attack-support/world';
 
 const programId = CERTIFICATES_PROGRAM_ID;
 let server: Server;
 let conn: Connection;
-let dir: string;
+let world: World;
 const institution = Keypair.generate();
 
 beforeAll(async () => {
-  dir = tmpDataDir();
-  server = await startTestServer(dir);
-  conn = rpcConnection(server);
-  await approvedIssuer(server, institution, INSTITUTION);
-  await fund(conn, institution);
+  world = await startWorld(institution);
+  ({ server, conn } = world);
 }, 120_000);
 
-afterAll(async () => {
-  await server?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 describe('attack: whose word a verdict carries', () => {
   // Proves: a platform-only verdict names an institution as `issuer` in the details every verify surface

@@ -4,7 +4,6 @@
 // expiry — and a writer committing while the store computes must not leave the old verdict behind.
 // Runs on SQLite and on PostgreSQL (the server-postgres project).
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Keypair, type Connection } from '@solana/web3.js';
@@ -16,31 +15,25 @@ import type { Server } from '../src/app';
 import { isPostgres } from '../src/db';
 import { chainPartOf, computeVerdict, verdictText } from '../src/services/certificates/verdict';
 import { withOrigin, type VerdictStore } from '../src/services/certificates/verdict-store';
-import { startTestServer, tmpDataDir, waitFor } from './helpers';
-import { INSTITUTION, approvedIssuer, fund, holderWithCertificate, rpcConnection, send } from './attack-support/world';
+import { waitFor } from './helpers';
+import { INSTITUTION, fund, holderWithCertificate, send, startWorld, type World } from './attack-support/world';
 
 const programId = CERTIFICATES_PROGRAM_ID;
 let server: Server;
-let dir: string;
+let world: World;
 let store: VerdictStore;
 let conn: Connection;
 const institution = Keypair.generate();
 
 beforeAll(async () => {
-  dir = tmpDataDir();
-  server = await startTestServer(dir);
+  world = await startWorld(institution);
+  ({ server, conn } = world);
   store = server.services.verdictStore!;
   // The test computes when it says so (the server's own loop would race the assertions on dirty rows).
   await store.stop();
-  conn = rpcConnection(server);
-  await approvedIssuer(server, institution, INSTITUTION);
-  await fund(conn, institution);
 }, 120_000);
 
-afterAll(async () => {
-  await server?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 /** The verdict computed now from the live chain and database, as the store would serve it. */
 async function fresh(sha256: string) {

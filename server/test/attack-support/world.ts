@@ -4,7 +4,8 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, sendAndConfirmTransaction, Trans
 import { expect } from 'vitest';
 import { IssuerStatus, fromHex } from '../../../shared/program/codec';
 import type { Server } from '../../src/app';
-import { certForm, makeClient, makePdf, signIn, waitFor, newWallet } from '../helpers';
+import fs from 'node:fs';
+import { certForm, makeClient, makePdf, signIn, startTestServer, tmpDataDir, waitFor, newWallet } from '../helpers';
 
 export const rpcConnection = (s: Server) => new Connection(`${s.url}/rpc`, { commitment: 'confirmed', wsEndpoint: `${s.url.replace(/^http/, 'ws')}/rpc` });
 
@@ -23,6 +24,24 @@ export async function approvedIssuer(s: Server, kp: Keypair, name: string) {
 }
 
 export const INSTITUTION = 'Northfield Institute of Technology';
+
+/** A server of a test file's own with `institution` approved on chain and funded: where the attack tests start. */
+export async function startWorld(institution: Keypair, name = INSTITUTION) {
+  const dir = tmpDataDir();
+  const server = await startTestServer(dir);
+  const conn = rpcConnection(server);
+  await approvedIssuer(server, institution, name);
+  await fund(conn, institution);
+  return {
+    server,
+    conn,
+    async close() {
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+export type World = Awaited<ReturnType<typeof startWorld>>;
 
 export async function finalRow(c: ReturnType<typeof makeClient>, id: string, timeoutMs = 60_000) {
   return waitFor(async () => {
