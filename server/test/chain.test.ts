@@ -1,8 +1,9 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
 import { openDatabase, type Db } from '../src/db';
 import { createChain, ChainError, type ChainService } from '../src/services/chain';
+import { BLOCKHASH_VALID_MS } from '../src/services/chain/embedded';
 import { CertificateStatus } from '../../shared/program/codec';
 import { testConfig, tmpDataDir } from './helpers';
 
@@ -83,5 +84,22 @@ describe('embedded chain', () => {
     const r = await chain.sendSignedTransaction(tx, { kind: 'transfer' });
     expect(r.signature).toBeTruthy();
     expect((await chain.getAccountInfo(to))?.lamports).toBe(10_000_000n);
+  });
+
+  // Found by bench:soak: when nothing asked for a blockhash (no wallet flow, no JSON-RPC client) for
+  // longer than a blockhash stays valid, every transaction the server signed itself named the same,
+  // by then expired, blockhash and was refused ("Blockhash not found") — every certificate added
+  // 150 s after the last wallet flow failed. The server signs with a current blockhash, as a client of
+  // a cluster asks for one per transaction.
+  it('signs its own transactions with a current blockhash however long nobody asked for one', async () => {
+    await chain.anchorCertificate({ hash: Uint8Array.from({ length: 32 }, () => 21), holder: Keypair.generate().publicKey }, { kind: 'anchor_certificate' });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + BLOCKHASH_VALID_MS + 1000 });
+    try {
+      const r = await chain.anchorCertificate({ hash: Uint8Array.from({ length: 32 }, () => 22), holder: Keypair.generate().publicKey }, { kind: 'anchor_certificate' });
+      expect(r.signature).toBeTruthy();
+      expect((await chain.readCertificate(Uint8Array.from({ length: 32 }, () => 22)))?.status).toBe(CertificateStatus.Pending);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -238,6 +238,10 @@ export class EmbeddedChain extends BaseChain {
 
   private prepare(tx: Transaction, signers: Signer[]) {
     this.tick();
+    // A current blockhash, as a cluster's client asks for one per transaction: the latest is rotated
+    // only when someone asks (latestBlockhash), and one nobody replaced for BLOCKHASH_VALID_MS is no
+    // longer valid — the server's own transactions named it and were refused.
+    if (this.blockhashes.dueForRotation()) this.rotateBlockhash();
     const extra = signers.filter((s) => !s.publicKey.equals(this.operator));
     for (;;) {
       tx.feePayer = this.operator;
