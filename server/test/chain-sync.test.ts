@@ -119,6 +119,8 @@ describe('institutions act on chain; the holder sees it', () => {
     const { c, id, hash, holder } = await verifiedCertificate(server, 'Master of Science');
     await fund(holder);
     await send(holder, requestConfirmationIx(programId, { hash, holder: holder.publicKey, issuerAuthority: institution.publicKey }));
+    // The follower has applied the request (its own event): the next event is the revocation's.
+    await server.chainSync.idle();
     expect((await fetch(`${server.url}/files/certificates/${id}`)).status).toBe(200); // verified: public
     const events = server.services.bus.subscribe(id, AbortSignal.timeout(20_000));
 
