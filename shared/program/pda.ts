@@ -6,16 +6,39 @@ export const REGISTRY_SEED = new TextEncoder().encode('registry');
 export const ISSUER_SEED = new TextEncoder().encode('issuer');
 export const CERTIFICATE_SEED = new TextEncoder().encode('certificate');
 
+// Deriving a program address costs a SHA-256 and a curve check per bump tried (~0.1–0.5 ms); an
+// anchoring transaction names its record three times (address, instruction, verdict). Kept, bounded.
+const DERIVED_MAX = 20_000;
+const derived = new Map<string, [PublicKey, number]>();
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+const programKeys = new WeakMap<PublicKey, string>();
+const programKey = (p: PublicKey) => {
+  let k = programKeys.get(p);
+  if (k === undefined) programKeys.set(p, (k = hex(p.toBytes())));
+  return k;
+};
+
+function findPda(seeds: Uint8Array[], programId: PublicKey): [PublicKey, number] {
+  const key = `${programKey(programId)}:${seeds.map(hex).join(':')}`;
+  let found = derived.get(key);
+  if (!found) {
+    found = PublicKey.findProgramAddressSync(seeds, programId);
+    if (derived.size >= DERIVED_MAX) derived.delete(derived.keys().next().value!);
+    derived.set(key, found);
+  }
+  return [found[0], found[1]];
+}
+
 export function registryPda(programId: PublicKey = CERTIFICATES_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([REGISTRY_SEED], programId);
+  return findPda([REGISTRY_SEED], programId);
 }
 
 export function issuerPda(authority: PublicKey, programId: PublicKey = CERTIFICATES_PROGRAM_ID): [PublicKey, number] {
-  return PublicKey.findProgramAddressSync([ISSUER_SEED, authority.toBytes()], programId);
+  return findPda([ISSUER_SEED, authority.toBytes()], programId);
 }
 
 /** The address *is* the commitment to the document's SHA-256. */
 export function certificatePda(hash: Uint8Array, programId: PublicKey = CERTIFICATES_PROGRAM_ID): [PublicKey, number] {
   if (hash.length !== 32) throw new Error(`certificate hash must be 32 bytes, got ${hash.length}`);
-  return PublicKey.findProgramAddressSync([CERTIFICATE_SEED, hash], programId);
+  return findPda([CERTIFICATE_SEED, hash], programId);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Message, Transaction } from '@solana/web3.js';
+import { Message } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { RpcCode, RpcError, invalidParams } from '../errors';
 import { messageFee } from '../journal';
@@ -81,7 +81,7 @@ export function clusterMethods(env: RpcEnv): Record<string, Method> {
       let fee: number | null;
       try {
         const m = Message.from(Buffer.from(params[0], 'base64'));
-        fee = chain.isBlockhashValid(m.recentBlockhash) ? messageFee(Transaction.populate(m)) : null;
+        fee = chain.isBlockhashValid(m.recentBlockhash) ? messageFee(m) : null;
       } catch (e) {
         throw invalidParams(`invalid message: ${e instanceof Error ? e.message : String(e)}`);
       }

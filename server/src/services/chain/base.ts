@@ -50,22 +50,12 @@ export abstract class BaseChain implements ChainService {
   }
   protected abstract programAccounts(discriminator: Uint8Array): Promise<{ pubkey: PublicKey; data: Uint8Array }[]>;
 
-  // PDA derivation costs ~0.1–0.5 ms (a sha256 + curve check per bump): memoise, bounded.
-  private pdaCache = new Map<string, PublicKey>();
-  private memo(key: string, derive: () => PublicKey): PublicKey {
-    let v = this.pdaCache.get(key);
-    if (!v) {
-      if (this.pdaCache.size > 50_000) this.pdaCache.clear();
-      v = derive();
-      this.pdaCache.set(key, v);
-    }
-    return v;
-  }
+  // Derived addresses are kept by shared/program/pda.ts (bounded): deriving one costs a curve check per bump.
   certificateAddress(hash: Uint8Array): PublicKey {
-    return this.memo(`c:${Buffer.from(hash).toString('hex')}`, () => certificatePda(hash, this.programId)[0]);
+    return certificatePda(hash, this.programId)[0];
   }
   issuerAddress(authority: PublicKey): PublicKey {
-    return this.memo(`i:${authority.toBase58()}`, () => issuerPda(authority, this.programId)[0]);
+    return issuerPda(authority, this.programId)[0];
   }
 
   partialSignAsOperator(tx: Transaction) {
@@ -177,7 +167,7 @@ export abstract class BaseChain implements ChainService {
   }
 
   async readRegistry(): Promise<RegistryAccount | null> {
-    const acc = await this.getAccountInfo(this.memo('registry', () => registryPda(this.programId)[0]));
+    const acc = await this.getAccountInfo(registryPda(this.programId)[0]);
     return acc && acc.owner === this.programKeyBase58 && acc.data.length > 0 ? decodeRegistry(acc.data) : null;
   }
 

@@ -1,12 +1,19 @@
 // The embedded chain's accounts: which of them LiteSVM holds (a bounded working set over the
 // `chain_account` table), and reads of every account. Kept apart from EmbeddedChain, which runs
 // transactions: this is the bookkeeping of where each account's truth is (LiteSVM or the committed row).
-import { address, lamports as kitLamports } from '@solana/kit';
+import { lamports as kitLamports, type Address } from '@solana/kit';
 import type { Kysely } from 'kysely';
 import type { LiteSVM } from 'litesvm';
 import type { Database } from '../../db/schema';
 import { after, type AccountReader, type AccountRow } from './embedded-account-reader';
 import type { AccountSnapshot } from './types';
+
+/**
+ * A key as LiteSVM's kit takes it. Every key that reaches the working set was encoded by this process
+ * (PublicKey.toBase58, or a row it wrote so): kit's `address()` would decode each one again only to
+ * check it (a fifth of an anchoring transaction's CPU went to such checks).
+ */
+const address = (key: string) => key as Address;
 
 /**
  * How many persisted accounts LiteSVM holds at once (the working set). Transactions name their
@@ -95,6 +102,11 @@ export class EmbeddedAccounts {
     const a = this.svm.getAccount(address(pubkey));
     if (!a.exists) return null;
     return { pubkey, owner: a.programAddress, lamports: a.lamports, data: a.data, executable: a.executable };
+  }
+
+  /** LiteSVM's lamports of `pubkey` (0 when absent): a balance without copying the account's data. */
+  balance(pubkey: string): bigint {
+    return this.svm.getBalance(address(pubkey)) ?? 0n;
   }
 
   private static fromRow(r: AccountRow): AccountSnapshot {

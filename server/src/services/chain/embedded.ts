@@ -10,12 +10,12 @@ import { BaseChain } from './base';
 import { kyselyReader, sqliteReader } from './embedded-account-reader';
 import { EmbeddedAccounts, WORKING_SET_ACCOUNTS } from './embedded-accounts';
 import { BlockhashWindow, SIGNING_WINDOW_MS } from './embedded-blockhashes';
-import { signNatively } from './native-sign';
+import { compileAndSign, compileSigned, type CompiledTx } from './compiled-tx';
 import { ChainError, chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type ChainRecords, type LandedListener, type SigningBlockhash, type TxOptions } from './types';
 
 // The embedded chain in parts: embedded-accounts.ts (which accounts LiteSVM holds, and reads),
 // embedded-account-reader.ts (committed rows, SQLite or PostgreSQL), embedded-blockhashes.ts (the
-// window of valid blockhashes), native-sign.ts (Ed25519 through Node's crypto). This file runs
+// window of valid blockhashes), compiled-tx.ts (a transaction compiled and signed once). This file runs
 // transactions and persists them.
 export { WORKING_SET_ACCOUNTS } from './embedded-accounts';
 export { BLOCKHASH_VALID_MS, SIGNING_WINDOW_MS } from './embedded-blockhashes';
@@ -246,13 +246,11 @@ export class EmbeddedChain extends BaseChain {
     for (;;) {
       tx.feePayer = this.operator;
       tx.recentBlockhash = this.svm.latestBlockhash();
-      signNatively(tx, [this.operatorKey, ...extra]);
-      const sig = bs58.encode(tx.signature!);
-      if (!this.signaturesThisBlockhash.has(sig)) break;
+      // Signed here: LiteSVM verifies every signature; web3.js's own check (in JavaScript) is not repeated.
+      const compiled = compileAndSign(tx, [this.operatorKey, ...extra]);
+      if (!this.signaturesThisBlockhash.has(bs58.encode(tx.signature!))) return this.toLiteSvm(compiled);
       this.rotateBlockhash();
     }
-    // Signed here a moment ago: LiteSVM verifies every signature; web3.js's own check (in JavaScript) is not repeated.
-    return this.wire(tx, false);
   }
 
   /**
@@ -263,22 +261,20 @@ export class EmbeddedChain extends BaseChain {
     return this.signaturesThisBlockhash.has(signature);
   }
 
-  private wire(tx: Transaction, verifySignatures = true) {
-    const msg = tx.compileMessage();
-    const accountKeys = msg.accountKeys.map((k) => k.toBase58());
-    const writable = accountKeys.filter((_, i) => msg.isAccountWritable(i));
-    return { tx, wire: this.decoder.decode(tx.serialize({ verifySignatures })), accountKeys, writable, blockhash: tx.recentBlockhash };
+  /** A compiled transaction with its wire bytes as LiteSVM's kit takes them. */
+  private toLiteSvm(c: CompiledTx) {
+    return { ...c, kitTx: this.decoder.decode(c.wire) };
   }
 
   /** Lamports of accounts a transaction has loaded (all resident or LiteSVM's own). */
   private lamportsOf(keys: string[]) {
-    return keys.map((k) => Number(this.accounts.snapshot(k)?.lamports ?? 0n));
+    return keys.map((k) => Number(this.accounts.balance(k)));
   }
 
   async simulate(tx: Transaction, signers: Signer[]) {
     return this.accounts.withLoaded(this.keysOf(tx), undefined, () => {
-      const { wire } = this.prepare(tx, signers);
-      const res = this.svm.simulateTransaction(wire as never);
+      const { kitTx } = this.prepare(tx, signers);
+      const res = this.svm.simulateTransaction(kitTx as never);
       const meta = res instanceof FailedTransactionMetadata ? res.meta() : res.meta();
       return {
         ok: !(res instanceof FailedTransactionMetadata),
@@ -336,16 +332,17 @@ export class EmbeddedChain extends BaseChain {
   async sendSignedTransaction(tx: Transaction, o: TxOptions): Promise<ChainReceipt> {
     return this.accounts.withLoaded(this.keysOf(tx), o.db, () => {
       this.tick();
-      return this.execute(this.wire(tx), o);
+      // Its signatures are checked as a validator checks them: by LiteSVM, when it runs.
+      return this.execute(this.toLiteSvm(compileSigned(tx)), o);
     });
   }
 
   /** Runs a prepared transaction whose accounts are loaded and pinned (withAccounts), then persists it. */
-  private async execute({ tx, wire, accountKeys, writable, blockhash }: ReturnType<EmbeddedChain['wire']>, o: TxOptions): Promise<ChainReceipt> {
+  private async execute({ tx, kitTx, wire, accountKeys, writable, blockhash, fee }: ReturnType<EmbeddedChain['toLiteSvm']>, o: TxOptions): Promise<ChainReceipt> {
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('Transaction failed: Blockhash not found (it expired before it was sent); sign it again with a recent blockhash', null, 'BlockhashNotFound', []);
     const before = writable.map((k) => [k, this.accounts.snapshot(k)] as const);
     const preBalances = this.landedListeners.length ? this.lamportsOf(accountKeys) : [];
-    const res = this.svm.sendTransaction(wire as never);
+    const res = this.svm.sendTransaction(kitTx as never);
     // Only writable accounts can change (fees too); they are now LiteSVM's to answer for.
     this.accounts.written(writable);
     if (res instanceof FailedTransactionMetadata) {
@@ -406,6 +403,8 @@ export class EmbeddedChain extends BaseChain {
         err: null,
         kind: o.kind,
         tx,
+        wire,
+        fee,
         accountKeys,
         preBalances,
         postBalances: this.lamportsOf(accountKeys),

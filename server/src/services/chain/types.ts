@@ -41,6 +41,9 @@ export interface LandedTransaction {
   /** Who sent it: the server's own flows name themselves (`anchor_certificate`, …); /rpc is `rpc_send`. */
   kind: string;
   tx: Transaction;
+  /** The transaction as it ran (serialized), and the lamports it paid. */
+  wire: Uint8Array;
+  fee: number;
   /** The message's account keys in order, with their lamports before and after. */
   accountKeys: string[];
   preBalances: number[];
