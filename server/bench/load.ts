@@ -17,12 +17,15 @@ export const PRODUCTION_NODE_FLAGS = ['--enable-source-maps', '--heap-growing-pe
 /**
  * The arguments to Node that start the server of the checkout at `root` as `npm start` does: its
  * production build (built first when stale); a checkout from before the build existed runs from source.
+ * BENCH_SERVER_FLAGS adds Node flags to the server only (for example `--cpu-prof --cpu-prof-dir=DIR`:
+ * Node refuses those in NODE_OPTIONS).
  */
 export function serverArgs(root: string): string[] {
+  const extra = process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [];
   const build = path.join(root, 'server/build.mjs');
-  if (!fs.existsSync(build)) return ['--import', 'tsx', 'server/src/main.ts'];
+  if (!fs.existsSync(build)) return [...extra, '--import', 'tsx', 'server/src/main.ts'];
   execFileSync(process.execPath, [build, '--if-stale'], { cwd: root, stdio: 'inherit' });
-  return [...PRODUCTION_NODE_FLAGS, 'dist/server/main.mjs'];
+  return [...PRODUCTION_NODE_FLAGS, ...extra, 'dist/server/main.mjs'];
 }
 
 export interface LoadResult {

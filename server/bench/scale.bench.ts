@@ -11,14 +11,14 @@
 // N = 10,000 and 100,000 by default; --full adds 1,000,000. Exits 1 when a target is missed.
 //
 // --reuse keeps SQLite fills (--fill-only: only make them) in $TMPDIR/attesta-scale/ and reuses them (PostgreSQL fills die with the
-// cluster). --server-root runs the server of another checkout on the same data (before/after figures).
+// cluster); a larger fill starts from a copy of the largest smaller one kept there (1,000,000 from 100,000). --server-root runs the server of another checkout on the same data (before/after figures).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Keypair, type PublicKey } from '@solana/web3.js';
+import { Keypair, PublicKey } from '@solana/web3.js';
 import pg from 'pg';
 import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { openDatabase, type DatabaseTarget } from '../src/db';
@@ -77,6 +77,16 @@ async function openData(dataDir: string, target: DatabaseTarget) {
   return { db, chain };
 }
 
+/** How many accounts the embedded chain persisted in the data dir. */
+async function accountCount(target: DatabaseTarget): Promise<number> {
+  const { db } = await openDatabase(target);
+  try {
+    return Number((await db.selectFrom('chain_account').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  } finally {
+    await db.destroy();
+  }
+}
+
 /**
  * Computes the stored public verdicts still to compute (a fill's, or all of an older fill's after the
  * migration that added them), as the server's verdict store does beside requests: before measuring.
@@ -93,20 +103,28 @@ async function settleVerdicts(dataDir: string, target: DatabaseTarget, log: (s: 
   await db.destroy();
 }
 
-/** N anchored + verified certificates of one holder, with their rows: what the pipeline leaves behind. */
-async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s: string) => void) {
+/**
+ * N anchored + verified certificates of one holder, with their rows: what the pipeline leaves behind.
+ * `startAt` > 0 continues a fill of that many (certificates 0 … startAt − 1 are there already).
+ */
+async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s: string) => void, startAt = 0) {
   const t0 = performance.now();
   const { db, chain } = await openData(dataDir, target);
   journalLandedTransactions(chain); // as compose.ts: every transaction has its journal rows
   await chain.ensureRegistry();
-  const holder: PublicKey = Keypair.generate().publicKey;
-  const now = new Date().toISOString();
-  await db
-    .insertInto('user')
-    .values({ id: 'u_scale', wallet_address: holder.toBase58(), full_name: 'Scale Holder', email: null, profile_image_key: null, profile_image_url: null, created_at: now, updated_at: now })
-    .execute();
-  let nextLog = 0;
-  for (let from = 0; from < n; from += BATCH) {
+  let holder: PublicKey;
+  if (startAt > 0) {
+    holder = new PublicKey((await db.selectFrom('user').select('wallet_address').where('id', '=', 'u_scale').executeTakeFirstOrThrow()).wallet_address);
+  } else {
+    holder = Keypair.generate().publicKey;
+    const now = new Date().toISOString();
+    await db
+      .insertInto('user')
+      .values({ id: 'u_scale', wallet_address: holder.toBase58(), full_name: 'Scale Holder', email: null, profile_image_key: null, profile_image_url: null, created_at: now, updated_at: now })
+      .execute();
+  }
+  let nextLog = startAt;
+  for (let from = startAt; from < n; from += BATCH) {
     await db.transaction().execute(async (trx) => {
       const rows: NewCertificate[] = [];
       for (let k = from; k < Math.min(n, from + BATCH); k++) {
@@ -144,6 +162,30 @@ async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s:
   return { seconds: (performance.now() - t0) / 1000, workingSet: stats };
 }
 
+/** How many certificates a fill stopped part-way holds (its batches are whole), or null without one. */
+async function filledSoFar(target: DatabaseTarget): Promise<number | null> {
+  if (target.kind !== 'sqlite' || !fs.existsSync(target.file)) return null;
+  const { db } = await openDatabase(target);
+  try {
+    const r = await db.selectFrom('certificate').select((eb) => eb.fn.countAll<number>().as('n')).where('id', 'like', 'c_scale_%').executeTakeFirstOrThrow();
+    return Number(r.n) || null;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The largest complete SQLite fill kept under --reuse that is smaller than n. */
+function largestKeptFill(n: number): number | null {
+  if (!fs.existsSync(cacheRoot)) return null;
+  const kept = fs
+    .readdirSync(cacheRoot)
+    .map((d) => /^sqlite-(\d+)$/.exec(d))
+    .filter((m): m is RegExpExecArray => !!m && fs.existsSync(path.join(cacheRoot, m[0], 'filled')))
+    .map((m) => Number(m[1]))
+    .filter((m) => m < n);
+  return kept.length ? Math.max(...kept) : null;
+}
+
 function rssOf(pid: number): number {
   const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : NaN;
@@ -168,6 +210,8 @@ async function dbSize(dataDir: string, target: DatabaseTarget): Promise<number> 
 interface Row {
   db: string;
   n: number;
+  /** Accounts the embedded chain holds (chain_account rows): what start-up must not grow with. */
+  accounts: number;
   fillS: number | null;
   startS: number;
   rssStart: number;
@@ -181,6 +225,7 @@ interface Row {
 }
 
 async function measure(dbKind: string, n: number, dataDir: string, target: DatabaseTarget, fillS: number | null): Promise<Row> {
+  const accounts = await accountCount(target);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, ATTESTA_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', LOG_LEVEL: 'warn' };
   if (target.kind === 'postgres') env.DATABASE_URL = target.url;
@@ -209,7 +254,7 @@ async function measure(dbKind: string, n: number, dataDir: string, target: Datab
     const warm = await gen.load(() => `/api/v1/verify/hash/${one}`, { durationMs: DURATION_MS });
     gen.close();
     const rssLoad = rssOf(child.pid!);
-    return { db: dbKind, n, fillS, startS, rssStart, rssLoad, healthz, trpc, cold, warm, dbBytes: await dbSize(dataDir, target), load: load() };
+    return { db: dbKind, n, accounts, fillS, startS, rssStart, rssLoad, healthz, trpc, cold, warm, dbBytes: await dbSize(dataDir, target), load: load() };
   } finally {
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
@@ -240,13 +285,24 @@ for (const dbKind of DBS) {
       target = { kind: 'sqlite', file: path.join(dataDir, 'attesta.sqlite') };
       if (!REUSE) temp.push(dataDir);
       if (!fs.existsSync(path.join(dataDir, 'filled'))) {
-        fs.rmSync(dataDir, { recursive: true, force: true });
-        fs.mkdirSync(dataDir, { recursive: true });
-        console.log(`sqlite, N = ${n.toLocaleString()}: filling`);
-        const f = await fill(dataDir, target, n, console.log);
+        // A kept fill stopped part-way (killed: a batch is one transaction) goes on where it stopped.
+        let base = REUSE && fs.existsSync(path.join(dataDir, 'filling')) ? await filledSoFar(target) : null;
+        if (base === null) {
+          fs.rmSync(dataDir, { recursive: true, force: true });
+          base = REUSE ? largestKeptFill(n) : null;
+          if (base) {
+            fs.cpSync(path.join(cacheRoot, `sqlite-${base}`), dataDir, { recursive: true });
+            fs.rmSync(path.join(dataDir, 'filled'));
+          } else fs.mkdirSync(dataDir, { recursive: true });
+          fs.writeFileSync(path.join(dataDir, 'filling'), '');
+        }
+        console.log(`sqlite, N = ${n.toLocaleString()}: filling${base ? ` on from ${base.toLocaleString()}` : ''}`);
+        const f = await fill(dataDir, target, n, console.log, base ?? 0);
         fillS = f.seconds;
-        fs.writeFileSync(path.join(dataDir, 'filled'), JSON.stringify({ n, seconds: f.seconds }));
-        console.log(`sqlite, N = ${n.toLocaleString()}: filled in ${f.seconds.toFixed(1)} s (${(n / f.seconds).toFixed(0)} certificates/s; working set ${JSON.stringify(f.workingSet)})`);
+        fs.writeFileSync(path.join(dataDir, 'filled'), JSON.stringify({ n, seconds: f.seconds, from: base ?? 0 }));
+        fs.rmSync(path.join(dataDir, 'filling'));
+        const made = n - (base ?? 0);
+        console.log(`sqlite, N = ${n.toLocaleString()}: filled ${made.toLocaleString()} in ${f.seconds.toFixed(1)} s (${(made / f.seconds).toFixed(0)} certificates/s; working set ${JSON.stringify(f.workingSet)})`);
       } else console.log(`sqlite, N = ${n.toLocaleString()}: reusing ${dataDir}`);
     } else {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-scale-'));
@@ -281,9 +337,9 @@ for (const dbKind of DBS) {
 // The table, then the targets.
 const pct = (a: LoadResult, b: LoadResult) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
 const table = [
-  ['db', 'certificates', 'fill s', 'start s', 'rss start MB', 'rss load MB', 'healthz req/s', 'tRPC trivial', 'cold verify req/s', 'cold p99 ms', 'warm verify req/s', 'warm p99 ms', 'db MB', 'load avg'],
+  ['db', 'certificates', 'accounts', 'fill s', 'start s', 'rss start MB', 'rss load MB', 'healthz req/s', 'tRPC trivial', 'cold verify req/s', 'cold p99 ms', 'warm verify req/s', 'warm p99 ms', 'db MB', 'load avg'],
   ...rows.map((r) => [
-    r.db, r.n.toLocaleString(), r.fillS === null ? 'reused' : r.fillS.toFixed(0), r.startS.toFixed(2), mb(r.rssStart).toFixed(0), mb(r.rssLoad).toFixed(0),
+    r.db, r.n.toLocaleString(), r.accounts.toLocaleString(), r.fillS === null ? 'reused' : r.fillS.toFixed(0), r.startS.toFixed(2), mb(r.rssStart).toFixed(0), mb(r.rssLoad).toFixed(0),
     r.healthz.rps.toFixed(0), `${r.trpc.rps.toFixed(0)} (${pct(r.trpc, r.healthz)})`, `${r.cold.rps.toFixed(0)} (${pct(r.cold, r.healthz)})`, r.cold.p99.toFixed(2),
     `${r.warm.rps.toFixed(0)} (${pct(r.warm, r.healthz)})`, r.warm.p99.toFixed(2), mb(r.dbBytes).toFixed(0), r.load,
   ]),
