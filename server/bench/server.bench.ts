@@ -1,4 +1,4 @@
-// npm run bench:server — public verify-by-hash throughput/latency beside a trivial JSON endpoint of
+// npm run bench:server [BENCH_SERVER_ROOT=<other checkout>] — public verify-by-hash throughput/latency beside a trivial JSON endpoint of
 // the same server (the ceiling), create-to-verified time for a 1 MB PDF, and an institution's
 // issue-to-visible and confirm-to-visible times (prepare → the wallet signs → submit → the holder sees it). The server runs in a
 // child process (as `npm start` would), the load generator here, over loopback with keep-alive.
@@ -23,6 +23,8 @@ const CREATE_RUNS = Number(process.env.BENCH_CREATE_RUNS ?? 5);
 const INSTITUTION_RUNS = Number(process.env.BENCH_INSTITUTION_RUNS ?? 5);
 
 const root = path.resolve(import.meta.dirname, '../..');
+// BENCH_SERVER_ROOT: measure the server of another checkout with this bench (before/after figures).
+const serverRoot = path.resolve(process.env.BENCH_SERVER_ROOT ?? root);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-bench-'));
 const port = await new Promise<number>((resolve) => {
   const s = net.createServer().listen(0, '127.0.0.1', () => {
@@ -34,8 +36,8 @@ const base = `http://127.0.0.1:${port}`;
 // The institution proves its domain against a DNS server on loopback; the bench's operator wallet approves it.
 const dns = await startDnsServer();
 const operatorKp = nacl.sign.keyPair();
-const child = spawn(process.execPath, serverArgs(root), {
-  cwd: root,
+const child = spawn(process.execPath, serverArgs(serverRoot), {
+  cwd: serverRoot,
   env: {
     ...process.env,
     ATTESTA_DATA_DIR: dataDir,
@@ -114,9 +116,12 @@ async function onePdf(): Promise<Uint8Array> {
 }
 
 const createTimes: number[] = [];
+let firstCreate = 0;
 let hash = '';
 let pdfSize = 0;
-// Run 0 warms up (pdfjs loads lazily on the first document check) and is not counted.
+// Run 0 is a holder's first certificate on a server up for a few seconds (nothing read yet: its
+// document reader kept warm, or started by this certificate): shown apart, not counted in the median.
+await new Promise((r) => setTimeout(r, 3000));
 for (let i = 0; i <= CREATE_RUNS; i++) {
   const pdf = await onePdf();
   pdfSize = pdf.length;
@@ -134,6 +139,7 @@ for (let i = 0; i <= CREATE_RUNS; i++) {
     await new Promise((r) => setTimeout(r, 5));
   }
   if (i > 0) createTimes.push(performance.now() - t0);
+  else firstCreate = performance.now() - t0;
   hash = cert.sha256;
 }
 
@@ -203,13 +209,13 @@ console.log(
     `tRPC verify / ceiling: ${((verify.rps / ceiling.rps) * 100).toFixed(0)}% (tRPC trivial: ${((trpcTrivial.rps / ceiling.rps) * 100).toFixed(0)}%)`,
 );
 console.log(
-  `create→verified, ${(pdfSize / 1024 / 1024).toFixed(2)} MB PDF, ${CREATE_RUNS} runs: median ${sortedCreate[Math.floor(sortedCreate.length / 2)].toFixed(0)} ms, max ${sortedCreate.at(-1)!.toFixed(0)} ms (target < 1000 ms)`,
+  `create→verified, ${(pdfSize / 1024 / 1024).toFixed(2)} MB PDF, ${CREATE_RUNS} runs: median ${sortedCreate[Math.floor(sortedCreate.length / 2)].toFixed(0)} ms, max ${sortedCreate.at(-1)!.toFixed(0)} ms; the first after start ${firstCreate.toFixed(0)} ms (target < 1000 ms)`,
 );
 console.log(
   `institution, ${INSTITUTION_RUNS} runs each: issue→visible to the holder median ${median(issueTimes).toFixed(0)} ms, max ${Math.max(...issueTimes).toFixed(0)} ms; ` +
     `confirm→visible median ${median(confirmTimes).toFixed(0)} ms, max ${Math.max(...confirmTimes).toFixed(0)} ms (targets < 1000 ms)`,
 );
-const ok = ratio >= 0.5 && rest.p99 < 20 && sortedCreate[Math.floor(sortedCreate.length / 2)] < 1000 && median(issueTimes) < 1000 && median(confirmTimes) < 1000;
+const ok = ratio >= 0.5 && rest.p99 < 20 && sortedCreate[Math.floor(sortedCreate.length / 2)] < 1000 && firstCreate < 1000 && median(issueTimes) < 1000 && median(confirmTimes) < 1000;
 console.log(ok ? 'targets: met' : 'targets: NOT met');
 gen.close();
 cleanup();

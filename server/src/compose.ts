@@ -13,7 +13,7 @@ import { RemoteChain } from './services/chain/remote';
 import { ChainSync } from './services/chain-sync';
 import { loadDevAccounts } from './services/demo/accounts';
 import { seedDemoData } from './services/demo/seed';
-import { closeDocumentReaders } from './services/documents';
+import { closeDocumentReaders, keepDocumentReaderWarm } from './services/documents';
 import { faultPoints, withFaultPoints } from './services/faults';
 import { startInstitutionWork } from './services/issuers/background';
 import { InstitutionLimiter } from './services/issuers/roles';
@@ -88,6 +88,8 @@ export async function startBackgroundWork(services: Services): Promise<Backgroun
   const sweeper = await startOrphanBlobSweeper(services);
   const worker = new VerificationWorker(services);
   if (config.worker) await worker.start();
+  // Started beside start-up, not awaited: the first certificate finds a reader ready and warm.
+  if (config.worker && config.documentReaderWarm) void keepDocumentReaderWarm(true);
   services.verdictStore?.start();
   return {
     chainSync,

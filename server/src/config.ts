@@ -87,6 +87,8 @@ const envSchema = z
     ATTESTA_DEV_ACCOUNTS: bool(true),
     ATTESTA_TEST_STEP_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
     ATTESTA_WORKER: bool(true),
+    // One document reader process kept started and warm (services/documents/readers.ts): ~120 MB.
+    ATTESTA_DOCUMENT_READER_WARM: bool(true),
     ATTESTA_FAULT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(FAULT_POINTS).optional()),
     // Client addresses and connections (lib/rate-limit.ts, app.ts): which X-Forwarded-For hops to
     // believe, and how many connections one client address may hold open when it connects directly.
@@ -245,6 +247,8 @@ export interface Config {
   devAccounts: boolean;
   testStepDelayMs: number;
   worker: boolean;
+  /** Keep one document reader process started and warmed up (the first certificate after a quiet spell is not ~0.8 s slower). */
+  documentReaderWarm: boolean;
   /** Which X-Forwarded-For hops are believed (TRUST_PROXY); lib/rate-limit.ts proxyTrust turns it into the one rule every client address follows. */
   trustProxy: TrustProxy;
   logLevel: string;
@@ -313,6 +317,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devAccounts: e.ATTESTA_DEV_ACCOUNTS && !e.SOLANA_RPC_URL,
     testStepDelayMs: e.ATTESTA_TEST_STEP_DELAY_MS,
     worker: e.ATTESTA_WORKER,
+    documentReaderWarm: e.ATTESTA_DOCUMENT_READER_WARM,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     appDistDir: path.resolve(e.APP_DIST_DIR),

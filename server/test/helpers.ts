@@ -21,7 +21,9 @@ export async function startTestServer(dataDir: string, env: Record<string, strin
 
 /** The config a test server on `dataDir` runs with, including the database of the current test project. */
 export async function testConfig(dataDir: string, env: Record<string, string> = {}) {
-  return loadConfig({ ATTESTA_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(await testDatabaseEnv(dataDir)), ...env });
+  // The suite starts hundreds of servers, most of which read no document: a reader is started by the
+  // first document, not kept warm (reader-warm.test.ts and the browser tests keep the default).
+  return loadConfig({ ATTESTA_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ATTESTA_DOCUMENT_READER_WARM: 'false', ...(await testDatabaseEnv(dataDir)), ...env });
 }
 
 /** A tRPC client over real HTTP with its own cookie jar (one per simulated browser). */

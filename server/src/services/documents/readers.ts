@@ -29,7 +29,10 @@ export const READER_MAX_RSS_MB = 1024;
  * budget + 5 s when the parse yields; one that blocks never lets its timers fire, and is ended here.
  */
 const SLACK_MS = 8000;
-/** A reader idle this long is ended (its memory returned); the next document starts one again. */
+/**
+ * A reader idle this long is ended (its memory returned); the next document starts one again — or,
+ * while readers are kept warm (keepDocumentReaderWarm), a fresh warm one takes its place at once.
+ */
 const IDLE_MS = 30_000;
 /** Loading pdfjs (and, from source, compiling the reader's TypeScript) on a busy machine. */
 const START_TIMEOUT_MS = 60_000;
@@ -69,6 +72,11 @@ class Reader {
   job: Job | null = null;
   exited = false;
   private started = false;
+  private endedHere = false;
+  /** It exited before it was ever ready, and not because it was ended here: a warm one is not started again at once. */
+  get failedToStart() {
+    return this.exited && !this.started && !this.endedHere;
+  }
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private memoryTimer: NodeJS.Timeout | undefined;
@@ -167,7 +175,7 @@ class Reader {
   }
 
   /** An idle reader must not keep the server's (or a test run's) process alive. */
-  private hold(busy: boolean) {
+  hold(busy: boolean) {
     const handles = [this.child, this.child.channel, this.child.stderr] as ({ ref(): void; unref(): void } | null | undefined)[];
     for (const h of handles) {
       if (busy) h?.ref();
@@ -178,6 +186,7 @@ class Reader {
   /** Kills the reader; a document it was reading fails with `why`. Resolves once it has exited. */
   end(why: Error | null): Promise<void> {
     if (this.exited) return Promise.resolve();
+    this.endedHere = true;
     this.ending ??= why ?? new Error('The document reader was closed.');
     const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.child.kill('SIGKILL');
@@ -199,6 +208,14 @@ function residentMb(pid: number | undefined): number | null {
 const readers = new Set<Reader>();
 const queue: Job[] = [];
 
+/** A reader that went (ended idle, killed, closed): its slot is free; a warm one may replace it. */
+function gone(r: Reader) {
+  readers.delete(r);
+  if (r.failedToStart) warmFailedAt = Date.now();
+  pump();
+  ensureWarm();
+}
+
 function pump() {
   while (queue.length) {
     const job = queue[0];
@@ -212,19 +229,42 @@ function pump() {
         readers.delete(other);
         void other.end(null);
       }
-      reader = new Reader(
-        job.opts.heapMb,
-        () => pump(),
-        (r) => {
-          readers.delete(r);
-          pump();
-        },
-      );
+      reader = new Reader(job.opts.heapMb, () => pump(), gone);
       readers.add(reader);
     }
     queue.shift();
     void reader.run(job);
   }
+}
+
+// A reader's first document costs ~0.8 s more than the next (the process starts, pdfjs and the canvas
+// load and compile on a document): a holder whose upload comes after a quiet spell would wait for it.
+// While kept warm, one reader of the default heap is always there, started ahead and warmed up on a
+// document of its own (reader.ts); one that goes idle is replaced by a fresh one (its memory returned).
+let warm = false;
+let warmFailedAt = -Infinity;
+/** After a reader failed to start, the next warm one waits this long (a document still starts one). */
+const WARM_RETRY_MS = 60_000;
+
+function ensureWarm() {
+  if (!warm || queue.length || Date.now() - warmFailedAt < WARM_RETRY_MS) return;
+  if ([...readers].some((r) => !r.exited && r.heapMb === READER_HEAP_MB)) return;
+  if (readers.size >= READER_POOL_SIZE) return; // both busy with other heap sizes: the next one frees
+  const reader = new Reader(READER_HEAP_MB, () => pump(), gone);
+  reader.hold(false);
+  readers.add(reader);
+}
+
+/**
+ * Keeps one document reader started and warm (`true`, the server's default) or lets idle readers end
+ * as before (`false`). Returns once the warm reader is ready (or failed to start: the first document
+ * then starts one as it would without).
+ */
+export async function keepDocumentReaderWarm(on: boolean): Promise<void> {
+  warm = on;
+  ensureWarm();
+  const reader = [...readers].find((r) => !r.exited && r.heapMb === READER_HEAP_MB);
+  if (on && reader) await reader.ready.catch(() => undefined);
 }
 
 /** Reads a PDF in a reader process (queued while all readers are busy). */
@@ -237,6 +277,7 @@ export function readInReader(bytes: Uint8Array, opts: ReaderOptions): Promise<Re
 
 /** Ends every reader (server shutdown); queued documents fail. Reading again starts new ones. */
 export async function closeDocumentReaders(): Promise<void> {
+  warm = false;
   for (const job of queue.splice(0)) job.reject(new Error('The document reader was closed.'));
   const all = [...readers];
   readers.clear();
@@ -246,4 +287,9 @@ export async function closeDocumentReaders(): Promise<void> {
 /** Readers alive now (tests). */
 export function documentReaderCount(): number {
   return [...readers].filter((r) => !r.exited).length;
+}
+
+/** Process ids of the readers alive now, and whether each is idle (tests). */
+export function documentReaders(): { pid: number | undefined; idle: boolean }[] {
+  return [...readers].filter((r) => !r.exited).map((r) => ({ pid: r.child.pid, idle: !r.job }));
 }

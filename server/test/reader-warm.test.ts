@@ -1,0 +1,75 @@
+// A document reader kept warm (the server's default, ATTESTA_DOCUMENT_READER_WARM): one reader process
+// is started and warmed up ahead of the first certificate, one that dies or goes idle is replaced, and
+// nothing is started again once the readers are closed. A reader's first document otherwise costs the
+// holder ~0.8 s more (the process starts, pdfjs and the canvas load on it).
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { readPdf } from '../src/services/documents/read';
+import { warmUpDocument } from '../src/services/documents/warm-up';
+import { checkDocument, closeDocumentReaders, documentReaderCount, documentReaders, keepDocumentReaderWarm } from '../src/services/documents/index.js';
+import { PDF_STREAM_LIMITS } from '../src/services/files/pdf-streams';
+import { makePdf } from './fixtures/files';
+import { startTestServer, tmpDataDir } from './helpers';
+
+const until = async (what: string, ok: () => boolean) => {
+  for (let i = 0; i < 600 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!ok()) throw new Error(`timed out waiting for: ${what}`);
+};
+const claims = { title: 'Certificate of Completion', institution_name: 'Northfield University', program_name: 'Applied Testing' };
+
+afterEach(() => closeDocumentReaders());
+afterAll(() => closeDocumentReaders());
+
+describe('a document reader kept warm', () => {
+  it('the warm-up document is read the whole way a certificate is: text layer, drawing and comparison', async () => {
+    const r = await readPdf(await warmUpDocument(), { maxPages: 1, timeoutMs: 5000, ocr: null, streamLimits: PDF_STREAM_LIMITS, claims: ['Warm-up University'] }, { phase: () => undefined });
+    expect(r.text).toContain('Warm-up University');
+    expect(r.visibility).toMatchObject({ pagesDrawn: 1, draws: 2, hiddenLetters: 0, notes: [] });
+  });
+
+  it('is started and ready before any document, idle, and reads the first document itself', async () => {
+    expect(documentReaderCount()).toBe(0);
+    await keepDocumentReaderWarm(true);
+    const [warm] = documentReaders();
+    expect(documentReaders()).toEqual([{ pid: warm.pid, idle: true }]);
+    const r = await checkDocument(await makePdf({ lines: ['Certificate of Completion', 'Northfield University', 'Applied Testing'] }), claims);
+    expect(r.textMatches).toEqual({ title: true, institution: true, program: true });
+    // The same process read it: no second reader was started for the first document.
+    expect(documentReaders()).toEqual([{ pid: warm.pid, idle: true }]);
+  });
+
+  it('a reader that dies is replaced by a fresh warm one; closing the readers starts none again', async () => {
+    await keepDocumentReaderWarm(true);
+    const [first] = documentReaders();
+    process.kill(first.pid!, 'SIGKILL');
+    await until('a new warm reader', () => documentReaders().some((r) => r.pid !== first.pid));
+    expect(documentReaderCount()).toBe(1);
+    await closeDocumentReaders();
+    expect(documentReaderCount()).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(documentReaderCount()).toBe(0);
+  });
+
+  it('not kept warm, no reader is started until a document comes', async () => {
+    await keepDocumentReaderWarm(false);
+    expect(documentReaderCount()).toBe(0);
+    await checkDocument(await makePdf({ lines: ['Certificate of Completion'] }), claims);
+    expect(documentReaderCount()).toBe(1);
+  });
+
+  it('a server on its defaults keeps one warm; ATTESTA_DOCUMENT_READER_WARM=false keeps none', async () => {
+    const server = await startTestServer(tmpDataDir(), { ATTESTA_DOCUMENT_READER_WARM: 'true' });
+    try {
+      await until('the warm reader', () => documentReaders().length === 1);
+    } finally {
+      await server.close();
+    }
+    expect(documentReaderCount()).toBe(0);
+    const cold = await startTestServer(tmpDataDir(), { ATTESTA_DOCUMENT_READER_WARM: 'false' });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      expect(documentReaderCount()).toBe(0);
+    } finally {
+      await cold.close();
+    }
+  });
+});
