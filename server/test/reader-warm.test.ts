@@ -5,7 +5,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readPdf } from '../src/services/documents/read';
 import { warmUpDocument } from '../src/services/documents/warm-up';
-import { checkDocument, closeDocumentReaders, documentReaderCount, documentReaders, keepDocumentReaderWarm } from '../src/services/documents/index.js';
+import { checkDocument, closeDocumentReaders, documentReaderCount, documentReaders, keepDocumentReaderWarm, tuneDocumentReaders } from '../src/services/documents/index.js';
 import { PDF_STREAM_LIMITS } from '../src/services/files/pdf-streams';
 import { makePdf } from './fixtures/files';
 import { startTestServer, tmpDataDir } from './helpers';
@@ -16,7 +16,10 @@ const until = async (what: string, ok: () => boolean) => {
 };
 const claims = { title: 'Certificate of Completion', institution_name: 'Northfield University', program_name: 'Applied Testing' };
 
-afterEach(() => closeDocumentReaders());
+afterEach(async () => {
+  await closeDocumentReaders();
+  tuneDocumentReaders({ idleMs: 30_000, warmMaxRssMb: 200 });
+});
 afterAll(() => closeDocumentReaders());
 
 describe('a document reader kept warm', () => {
@@ -47,6 +50,26 @@ describe('a document reader kept warm', () => {
     expect(documentReaderCount()).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(documentReaderCount()).toBe(0);
+  });
+
+  it('when it goes idle it stays while as lean as a fresh one, and is replaced by a fresh one when not', async () => {
+    tuneDocumentReaders({ idleMs: 100, warmMaxRssMb: 10_000 });
+    await keepDocumentReaderWarm(true);
+    const [first] = documentReaders();
+    const pdf = await makePdf({ lines: ['Certificate of Completion', 'Northfield University', 'Applied Testing'] });
+    await checkDocument(pdf, claims);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(documentReaders()).toEqual([{ pid: first.pid, idle: true }]);
+    // Past the bound (every reader holds more than 1 MB): the idle one is ended and a fresh one started.
+    tuneDocumentReaders({ warmMaxRssMb: 1 });
+    await checkDocument(pdf, claims);
+    await until('a fresh warm reader', () => documentReaders().length === 1 && documentReaders()[0].pid !== first.pid);
+    // Idle readers that are not the warm one end as before.
+    await keepDocumentReaderWarm(false);
+    const [fresh] = documentReaders();
+    await checkDocument(pdf, claims);
+    expect(documentReaders()[0].pid).toBe(fresh.pid);
+    await until('no reader', () => documentReaderCount() === 0);
   });
 
   it('not kept warm, no reader is started until a document comes', async () => {

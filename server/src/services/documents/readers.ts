@@ -30,10 +30,17 @@ export const READER_MAX_RSS_MB = 1024;
  */
 const SLACK_MS = 8000;
 /**
- * A reader idle this long is ended (its memory returned); the next document starts one again — or,
- * while readers are kept warm (keepDocumentReaderWarm), a fresh warm one takes its place at once.
+ * A reader idle for `idleMs` (30 s) is ended (its memory returned); the next document starts one
+ * again. While one is kept warm (keepDocumentReaderWarm), that one stays unless it holds more than
+ * `warmMaxRssMb` (a fresh one holds ~120 MB): then a fresh warm one takes its place at once.
  */
-const IDLE_MS = 30_000;
+const tuning = { idleMs: 30_000, warmMaxRssMb: 200 };
+
+/** Tests: shorter idle time, another memory bound for the reader kept warm. */
+export function tuneDocumentReaders(t: Partial<typeof tuning>) {
+  Object.assign(tuning, t);
+}
+
 /** Loading pdfjs (and, from source, compiling the reader's TypeScript) on a busy machine. */
 const START_TIMEOUT_MS = 60_000;
 // The production build (server/build.mjs) puts the compiled reader beside the server's bundle; from
@@ -169,7 +176,10 @@ class Reader {
     else job.resolve(result!);
     if (this.exited || this.ending) return;
     this.hold(false);
-    this.idleTimer = setTimeout(() => void this.end(null), IDLE_MS);
+    this.idleTimer = setTimeout(() => {
+      // The one reader kept warm stays while it is as lean as a fresh one; otherwise a fresh one replaces it.
+      if (!keptWarm(this) || (residentMb(this.child.pid) ?? Infinity) > tuning.warmMaxRssMb) void this.end(null);
+    }, tuning.idleMs);
     this.idleTimer.unref();
     this.onFree(this);
   }
@@ -240,7 +250,8 @@ function pump() {
 // A reader's first document costs ~0.8 s more than the next (the process starts, pdfjs and the canvas
 // load and compile on a document): a holder whose upload comes after a quiet spell would wait for it.
 // While kept warm, one reader of the default heap is always there, started ahead and warmed up on a
-// document of its own (reader.ts); one that goes idle is replaced by a fresh one (its memory returned).
+// document of its own (reader.ts); when it goes idle holding more than a fresh one would, or dies, a
+// fresh one replaces it.
 let warm = false;
 let warmFailedAt = -Infinity;
 /** After a reader failed to start, the next warm one waits this long (a document still starts one). */
@@ -253,6 +264,11 @@ function ensureWarm() {
   const reader = new Reader(READER_HEAP_MB, () => pump(), gone);
   reader.hold(false);
   readers.add(reader);
+}
+
+/** Whether `r` is the one reader kept warm (another idle reader of the default heap is ended as before). */
+function keptWarm(r: Reader): boolean {
+  return warm && r.heapMb === READER_HEAP_MB && [...readers].filter((o) => !o.exited && o.heapMb === READER_HEAP_MB).length === 1;
 }
 
 /**
