@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
-import { dialectOf, isUniqueViolation, openDatabase, type Db } from '../src/db';
+import { sql } from 'kysely';
+import { dialectOf, isUniqueViolation, openDatabase, PG_STATEMENTS_PER_CONNECTION, type Db } from '../src/db';
 import { VerificationQueue } from '../src/services/verification/queue';
 import { newId } from '../src/lib/ids';
 import { testConfig, tmpDataDir } from './helpers';
@@ -125,6 +126,52 @@ describe(`database layer (${testDbKind()})`, () => {
     await db.insertInto('chain_account').values({ pubkey: 'k-bin', owner: 'o', lamports: '1', data: bytes, executable: 0, rent_epoch: '0', updated_at: 'now' }).execute();
     const a = await db.selectFrom('chain_account').select('data').where('pubkey', '=', 'k-bin').executeTakeFirstOrThrow();
     expect(Buffer.compare(Buffer.from(a.data), bytes)).toBe(0);
+  });
+});
+
+describe.runIf(testDbKind() === 'postgres')('PostgreSQL keeps parameterised statements prepared per connection', () => {
+  // On one connection (sql`` runs unparameterised text unnamed, so it does not count itself).
+  const prepared = (c: Db) =>
+    sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(c).then((r) => r.rows.map((x) => x.statement));
+
+  it('parses a repeated query once and gives the same rows as before', async () => {
+    const [c] = await addCertificates(1);
+    await db.connection().execute(async (conn) => {
+      const before = await prepared(conn);
+      const q = () => conn.selectFrom('certificate').select(['id', 'title']).where('id', '=', c).executeTakeFirst();
+      const first = await q();
+      const again = await q();
+      expect(first).toEqual({ id: c, title: 't' });
+      expect(again).toEqual(first);
+      const text = conn.selectFrom('certificate').select(['id', 'title']).where('id', '=', '').compile().sql;
+      const after = await prepared(conn);
+      expect(after.filter((t) => t === text)).toHaveLength(1);
+      expect(after.length).toBe(before.length + (before.includes(text) ? 0 : 1));
+      // Another value, the same statement: its own rows.
+      expect(await conn.selectFrom('certificate').select(['id']).where('id', '=', 'c_nobody').executeTakeFirst()).toBeUndefined();
+    });
+  });
+
+  it('keeps at most PG_STATEMENTS_PER_CONNECTION per connection; the rest still run, unnamed', async () => {
+    await db.connection().execute(async (conn) => {
+      const texts = PG_STATEMENTS_PER_CONNECTION + 25;
+      for (let i = 0; i < texts; i++) {
+        // A distinct text each (the alias), one parameter each.
+        const r = await conn.selectFrom('certificate').select(sql<number>`${i}::int`.as(`n${i}`)).where('id', '=', `c_missing_${i}`).execute();
+        expect(r).toEqual([]);
+      }
+      expect((await prepared(conn)).length).toBe(PG_STATEMENTS_PER_CONNECTION);
+    });
+  });
+
+  it('a failing prepared statement leaves it usable: the same insert fails, then succeeds with other values', async () => {
+    const ins = (nonce: string) => db.insertInto('sign_in_nonce').values({ nonce, address: 'a', message: 'm', expires_at: 1, used_at: null, created_at: 'now' }).execute();
+    await ins('n-prep-1');
+    const err = await ins('n-prep-1').then(() => null, (e: unknown) => e);
+    expect(isUniqueViolation(err, 'sign_in_nonce')).toBe(true);
+    await ins('n-prep-2');
+    const rows = await db.selectFrom('sign_in_nonce').select('nonce').where('nonce', 'in', ['n-prep-1', 'n-prep-2']).orderBy('nonce').execute();
+    expect(rows.map((r) => r.nonce)).toEqual(['n-prep-1', 'n-prep-2']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -51,7 +52,9 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  */
 export async function openDatabase(target: string | DatabaseTarget, opts: { migrateTo?: string } = {}): Promise<{ db: Db }> {
   const t: DatabaseTarget = typeof target === 'string' ? { kind: 'sqlite', file: path.join(target, 'attesta.sqlite') } : target;
-  const db = t.kind === 'sqlite' ? openSqlite(t.file) : openPostgres(t.url);
+  // PostgreSQL migrates on a pool of its own: a statement the app keeps prepared must never have been
+  // planned against a table a later migration changes ("cached plan must not change result type").
+  const db = t.kind === 'sqlite' ? openSqlite(t.file) : openPostgres(t.url, { keepStatements: false });
   try {
     const migrator = new Migrator({ db, provider });
     const { error, results } = opts.migrateTo ? await migrator.migrateTo(opts.migrateTo) : await migrator.migrateToLatest();
@@ -62,7 +65,9 @@ export async function openDatabase(target: string | DatabaseTarget, opts: { migr
     if (t.kind === 'postgres') throw new Error(`Could not open the PostgreSQL database at ${redactUrl(t.url)}: ${(e as Error).message}`, { cause: e });
     throw e;
   }
-  return { db };
+  if (t.kind === 'sqlite') return { db };
+  await db.destroy();
+  return { db: openPostgres(t.url) };
 }
 
 function openSqlite(file: string): Db {
@@ -116,8 +121,50 @@ const pgTypes = {
     oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC ? asNumber : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-function openPostgres(url: string): Db {
+/** How many statements one PostgreSQL connection keeps prepared (the rest are parsed each time). */
+export const PG_STATEMENTS_PER_CONNECTION = 200;
+const DML = /^\s*(select|insert|update|delete|with)\b/i;
+const statementNames = new Map<string, string>();
+const statementName = (text: string) => {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `k${createHash('sha1').update(text).digest('base64url')}`;
+    if (statementNames.size >= 10_000) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+};
+
+/**
+ * node-postgres for Kysely, keeping its prepared statements: Kysely sends every query unnamed, so
+ * PostgreSQL parses and plans it again at each execution (a cold verify's one lookup spent as long
+ * being planned as being run). A parameterised statement gets a name from its text, and node-postgres
+ * parses a named statement once per connection; the first PG_STATEMENTS_PER_CONNECTION distinct texts
+ * a connection sees are kept (the hot ones come first: batch inserts of varying lengths must not grow
+ * a connection's memory without end), the rest run unnamed as before. PostgreSQL re-plans a kept
+ * statement itself when a table it reads changes.
+ */
+export class PreparingClient extends pg.Client {
+  private named = 0;
+  // node-postgres's overloads; Kysely calls query(text, values) and awaits the result.
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    const call = super.query as (...a: unknown[]) => never;
+    if (args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0 && DML.test(text)) {
+      const name = statementName(text);
+      const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+      if (parsed[name] !== undefined || this.named < PG_STATEMENTS_PER_CONNECTION) {
+        if (parsed[name] === undefined) this.named++;
+        return call.call(this, { name, text, values });
+      }
+    }
+    return call.apply(this, args);
+  }
+}
+
+function openPostgres(url: string, opts: { keepStatements?: boolean } = {}): Db {
   const pool = new pg.Pool({
+    Client: opts.keepStatements === false ? pg.Client : PreparingClient,
     connectionString: url,
     max: 10,
     types: pgTypes,
