@@ -164,6 +164,23 @@ describe.runIf(testDbKind() === 'postgres')('PostgreSQL keeps parameterised stat
     });
   });
 
+  it('a kept statement whose table another server migrates (rows of another shape) is run afresh, not refused', async () => {
+    await sql`create table prep_shape (id text primary key, a text)`.execute(db);
+    await sql`insert into prep_shape values ('k', 'x')`.execute(db);
+    try {
+      await db.connection().execute(async (conn) => {
+        const q = () => conn.selectFrom('prep_shape' as never).selectAll().where('id' as never, '=', 'k' as never).execute();
+        expect(await q()).toEqual([{ id: 'k', a: 'x' }]);
+        // Another connection (another server's migration) adds a column: the kept plan's rows change shape.
+        await sql`alter table prep_shape add column b text default 'y'`.execute(db);
+        expect(await q()).toEqual([{ id: 'k', a: 'x', b: 'y' }]);
+        expect(await q()).toEqual([{ id: 'k', a: 'x', b: 'y' }]);
+      });
+    } finally {
+      await sql`drop table prep_shape`.execute(db);
+    }
+  });
+
   it('a failing prepared statement leaves it usable: the same insert fails, then succeeds with other values', async () => {
     const ins = (nonce: string) => db.insertInto('sign_in_nonce').values({ nonce, address: 'a', message: 'm', expires_at: 1, used_at: null, created_at: 'now' }).execute();
     await ins('n-prep-1');

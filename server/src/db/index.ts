@@ -146,6 +146,8 @@ const statementName = (text: string) => {
  */
 export class PreparingClient extends pg.Client {
   private named = 0;
+  /** Statements whose kept plan went stale (below): run unnamed on this connection from then on. */
+  private stale = new Set<string>();
   // node-postgres's overloads; Kysely calls query(text, values) and awaits the result.
   override query(...args: unknown[]): never {
     const [text, values] = args;
@@ -153,9 +155,19 @@ export class PreparingClient extends pg.Client {
     if (args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0 && DML.test(text)) {
       const name = statementName(text);
       const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
-      if (parsed[name] !== undefined || this.named < PG_STATEMENTS_PER_CONNECTION) {
+      if (!this.stale.has(name) && (parsed[name] !== undefined || this.named < PG_STATEMENTS_PER_CONNECTION)) {
         if (parsed[name] === undefined) this.named++;
-        return call.call(this, { name, text, values });
+        // Another server sharing the database migrated a table this statement reads (a rolling
+        // upgrade): PostgreSQL refuses a kept plan whose rows changed shape. The statement is run
+        // unnamed from then on, this time too (outside a transaction that succeeds; inside one, the
+        // transaction is already aborted and the first error is the one that counts).
+        return (call.call(this, { name, text, values }) as unknown as Promise<unknown>).catch((e: { code?: string; message?: string }) => {
+          if (e?.code !== '0A000' || !/cached plan must not change result type/.test(e.message ?? '')) throw e;
+          this.stale.add(name);
+          return (call.call(this, text, values) as unknown as Promise<unknown>).catch(() => {
+            throw e;
+          });
+        }) as never;
       }
     }
     return call.apply(this, args);
