@@ -272,6 +272,19 @@ describeE2E(
       const href = await institution.getByTestId('issued-row').filter({ hasText: ownClaims.title }).getByRole('link', { name: /Public view/ }).getAttribute('href');
       expect(href).toMatch(new RegExp(`/view/[^/]+/${id}$`));
 
+      // Before: a visitor reads it confirmed by the institution, whose domain is proven, with its own key.
+      const before = await e2e.page();
+      errors.push(watchErrors(before));
+      await before.goto(href!);
+      const summary = before.getByTestId('verdict-summary');
+      await expect.poll(() => summary.getAttribute('data-status'), { timeout: 20_000 }).toBe('verified');
+      expect(await summary.getAttribute('data-tone')).toBe('pass');
+      expect(await summary.innerText()).toMatch(new RegExp(`Authentic: confirmed by ${INSTITUTION}\\s+Confirmed by ${INSTITUTION} \\(${DOMAIN.replace('.', '\\.')}\\): its own key signed the record\\.`));
+      expect(await before.getByTestId('step-tier').getAttribute('data-tone')).toBe('pass');
+      expect(await before.getByTestId('step-tier').textContent()).toContain(`Issuer confirmed: ${INSTITUTION} (${DOMAIN}, domain proven) signed this record on chain with its own key.`);
+      expect(await before.locator('main [data-testid=status-badge]').first().innerText()).toBe('Verified');
+      await before.context().close();
+
       const p = operator;
       await p.goto('/operator');
       await p.getByLabel('Certificate ID').fill(id);

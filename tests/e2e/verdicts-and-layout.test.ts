@@ -1,10 +1,13 @@
 // The holder's and the verifier's journey where it used to go wrong (issue: walking the whole journey
-// in Chromium), against the real server with its demo data (cert-1 verified and issuer-confirmed,
-// cert-3 rejected), the HTTP cache on as in a user's browser:
+// in Chromium), against the real server with its demo data (cert-1 verified and signed by the demo
+// institution, whose domain is not proven; cert-3 rejected), the HTTP cache on as in a user's browser:
 // 1. Try Again and corrected details announce their outcome; each run is its own attempt.
 // 2. /verification compares a dropped file with the certificate in view, both hashes shown.
 // 3. Every mark of a verdict agrees with it, for rejected, pending (awaiting confirmation), revoked
-//    and superseded certificates, on the holder's page and the public view.
+//    and superseded certificates, on the holder's page and the public view; "verified" and "Issuer
+//    confirmed" only where they hold: a platform-only check says so, a signature by an institution whose
+//    domain is not proven is no confirmation, a suspended institution's record is not valid (badge too),
+//    and the holder's name says whether anyone checked it.
 // 4. A refused upload leaves no progress bar behind.
 // 5. Nothing floating covers content or controls, at 375, 768, 1024 and 1440 px.
 // 6. One date format everywhere; the holder's wallet shortened with copy, in full on hover.
@@ -14,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
+import { IssuerStatus } from '../../shared/program/codec';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -23,7 +27,7 @@ import { describeE2E } from './helpers/e2e';
 import { fillCertificateForm } from './helpers/forms';
 import { demoHolder } from './helpers/wallet';
 import { certificatePdf, tempDir, type CertificateClaims } from './helpers/fixtures';
-import { airdrop, issueTo, revokeAsIssuer } from './helpers/chain';
+import { airdrop, issueTo, revokeAsIssuer, setIssuerStatusAsAdmin } from './helpers/chain';
 import { checkFloating, checkFloatingWhileScrolling } from './helpers/layout';
 import { gone, visible } from './helpers/pw';
 
@@ -281,6 +285,10 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     expect(await v.getByText('Scan to verify this certificate').count()).toBe(0);
     // The public verdict names the rule, never the holder's document text.
     expect(await v.getByTestId('step-status').textContent()).toContain('The document does not name what was claimed.');
+    // Nobody checked the holder's name of a rejected certificate: never "Issued to".
+    expect(await v.getByTestId('holder-name').getAttribute('data-checked')).toBe('false');
+    expect(await v.getByTestId('holder-name').innerText()).toContain('(name on their Attesta profile, not checked)');
+    expect(await v.getByText('Issued to').count()).toBe(0);
 
     // A platform-verified certificate: a passed tier beside an issuer step that says why no
     // institution confirmed it — never a grey "not checked".
@@ -288,8 +296,22 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await v.goto(`/view/u_demo/${id}`);
     await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('true');
     expect(await v.getByTestId('step-tier').getAttribute('data-tone')).toBe('pass');
+    expect(await v.getByTestId('step-tier').textContent()).toContain('Checked by Attesta only — not confirmed by Northwind Polytechnic');
+    expect(await v.getByTestId('step-tier').textContent()).not.toContain('Platform verified');
     expect(await v.getByTestId('step-issuer').getAttribute('data-tone')).toBe('info');
     expect(await v.getByTestId('step-issuer').textContent()).toContain('No institution has confirmed this certificate on chain');
+    expect(await v.getByTestId('step-issuer').textContent()).toContain('Ask the holder to request confirmation from Northwind Polytechnic.');
+    // The headline and the badge say who checked it, and who did not: never "Authentic" or "Verified".
+    const summary = v.getByTestId('verdict-summary');
+    expect(await summary.locator('p').first().innerText()).toBe('Checked by Attesta only — not confirmed by Northwind Polytechnic');
+    expect(await summary.innerText()).toContain('The file is the one recorded on chain and its text names the claimed title, institution and program and the holder, Alex Demo.');
+    expect(await summary.innerText()).toContain('Ask the holder to request confirmation from Northwind Polytechnic.');
+    expect(await summary.innerText()).not.toMatch(/Authentic|Issuer confirmed/);
+    expect(await statusBadge(v).getAttribute('data-status')).toBe('platform_checked');
+    expect(await statusBadge(v).innerText()).toBe('Checked by Attesta only');
+    // The check found the holder's name in the document.
+    expect(await v.getByTestId('holder-name').getAttribute('data-checked')).toBe('true');
+    expect(await v.getByTestId('holder-name').innerText()).toMatch(/Holder\s+Alex Demo\s+\(name found in the document\)/);
     expect(await v.locator('[data-tone=neutral]').count()).toBe(0);
     await visible(v.getByTestId('share-card'));
     await screenshot(v, 'issue3-after-public-view-issuer-step');
@@ -366,6 +388,65 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await page.getByTestId('chat-launcher').click();
     await page.setViewportSize({ width: 1280, height: 900 });
   }, 300_000);
+
+  it('3. a record the demo institution signed (domain not proven) is no issuer confirmation; suspended, it is not valid, badge and all', async () => {
+    const v = await visitor.newPage();
+    const vErrors = watchErrors(v);
+    const summary = v.getByTestId('verdict-summary').first();
+    // Approved, its domain not proven: amber everywhere, never "Issuer confirmed" or a green badge.
+    await v.goto('/view/u_demo/cert-1');
+    await expect.poll(() => summary.getAttribute('data-status'), { timeout: 20_000 }).toBe('domain_not_proven');
+    expect(await summary.getAttribute('data-tone')).toBe('warn');
+    expect(await summary.innerText()).toContain(
+      "The record was signed with Attesta Demo University's own key, but its domain demo.attesta.example is not proven at present, so this is not a confirmation by a proven institution.",
+    );
+    expect(await statusBadge(v).getAttribute('data-status')).toBe('domain_not_proven');
+    expect(await statusBadge(v).innerText()).toBe('Issuer domain not proven');
+    for (const step of ['step-status', 'step-tier', 'step-issuer']) expect(await v.getByTestId(step).getAttribute('data-tone'), step).toBe('warn');
+    expect(await v.locator('main').innerText()).not.toMatch(/Issuer confirmed|Authentic/);
+    expect(await v.getByTestId('verdict-note').textContent()).toContain('demo.attesta.example is not proven');
+    // Issued by the institution: nobody checked the holder's name against the document.
+    expect(await v.getByTestId('holder-name').innerText()).toContain('(name on their Attesta profile, not checked)');
+    await screenshot(v, 'verdict-after-demo-institution-unproven');
+
+    // The operator (the registry's admin) suspends the institution: the record still reads verified on
+    // chain, the verdict is not valid — and so are the badge and the headline.
+    const { issuer } = loadOrCreateDemoKeys(e2e.server.dataDir);
+    const admin = Keypair.fromSecretKey(Uint8Array.from(JSON.parse(fs.readFileSync(path.join(e2e.server.dataDir, 'operator.json'), 'utf8')) as number[]));
+    await setIssuerStatusAsAdmin(e2e.server.url, admin, issuer.publicKey, IssuerStatus.Suspended);
+    try {
+      await expect.poll(async () => {
+        await v.reload();
+        return summary.getAttribute('data-valid');
+      }, { timeout: 30_000, interval: 1000 }).toBe('false');
+      expect(await summary.getAttribute('data-status')).toBe('not_valid');
+      expect(await summary.getAttribute('data-tone')).toBe('fail');
+      expect(await summary.innerText()).toMatch(/Not valid\s+Attesta Demo University's registration is suspended\./);
+      expect(await statusBadge(v).getAttribute('data-status')).toBe('not_valid');
+      expect(await statusBadge(v).innerText()).toBe('Not valid');
+      expect(await statusBadge(v).getAttribute('class')).not.toMatch(/emerald/);
+      expect(await v.getByTestId('step-status').getAttribute('data-tone')).toBe('warn');
+      expect(await v.getByTestId('step-tier').getAttribute('data-tone')).toBe('warn');
+      expect(await v.getByTestId('step-tier').textContent()).toContain('its registration as an issuer is suspended, so this is not a confirmation by a proven institution.');
+      expect(await v.getByTestId('step-issuer').getAttribute('data-tone')).toBe('fail');
+      expect(await v.locator('[data-tone=pass]').count()).toBe(1); // only the fingerprint's
+      expect(await v.getByTestId('share-card').count()).toBe(0);
+      await screenshot(v, 'verdict-after-institution-suspended');
+      // /verification by ID says the same.
+      await v.goto('/verification?id=cert-1');
+      await visible(v.getByTestId('verdict'));
+      expect(await summary.getAttribute('data-status')).toBe('not_valid');
+      expect(await summary.locator('p').first().innerText()).toBe('Not valid');
+      expect(await v.getByTestId('holder-name').innerText()).toContain('(name on their Attesta profile, not checked)');
+    } finally {
+      // Approved again (the tests below revoke with its key).
+      await setIssuerStatusAsAdmin(e2e.server.url, admin, issuer.publicKey, IssuerStatus.Approved);
+    }
+    await v.goto('/view/u_demo/cert-1');
+    await expect.poll(() => summary.getAttribute('data-status'), { timeout: 20_000 }).toBe('domain_not_proven');
+    expect(vErrors).toEqual([]);
+    await v.close();
+  });
 
   it('3. revoked and superseded certificates say so everywhere, with who did it', async () => {
     const { issuer } = loadOrCreateDemoKeys(e2e.server.dataDir);

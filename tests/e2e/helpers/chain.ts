@@ -1,8 +1,9 @@
 // What others do on the embedded chain, through its public JSON-RPC endpoint (/rpc), as an
-// institution's own wallet would: revoke a certificate, issue a file to its rightful holder.
+// institution's own wallet would: revoke a certificate, issue a file to its rightful holder; and as the
+// registry's admin (the operator key) does: suspend or approve an institution.
 import { Keypair, PublicKey, Transaction, type TransactionInstruction } from '@solana/web3.js';
 import { CERTIFICATES_PROGRAM_ID } from '../../../shared/program/ids';
-import { issueCertificateIx, revokeCertificateIx } from '../../../shared/program/instructions';
+import { issueCertificateIx, revokeCertificateIx, setIssuerStatusIx } from '../../../shared/program/instructions';
 
 async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
   const res = await fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -45,3 +46,7 @@ export const revokeAsIssuer = (url: string, issuer: Keypair, sha256: string) =>
 /** The institution issues the file of `sha256` to `holder`, superseding an unconfirmed claim of it. */
 export const issueTo = (url: string, issuer: Keypair, sha256: string, holder: PublicKey) =>
   send(url, issuer, issueCertificateIx(CERTIFICATES_PROGRAM_ID, { hash: hashOf(sha256), holder, authority: issuer.publicKey, payer: issuer.publicKey, expiresAt: 0n }));
+
+/** The registry's admin (the server's operator key, `<data>/operator.json`) sets an institution's status (IssuerStatus). */
+export const setIssuerStatusAsAdmin = (url: string, admin: Keypair, authority: PublicKey, status: number) =>
+  send(url, admin, setIssuerStatusIx(CERTIFICATES_PROGRAM_ID, { authority, admin: admin.publicKey, status }));

@@ -26,7 +26,7 @@ export function PublicShell({ children }: { children: ReactNode }) {
         {children}
       </main>
       <footer className="border-t py-6 text-center text-xs text-muted-foreground">
-        Verified against the Solana chain record by Attesta.
+        Checked against the Solana chain record by Attesta.
       </footer>
     </div>
   );

@@ -1,14 +1,15 @@
 // The facts of one certificate, as a "Certificate Information" card: one list for the holder's page
 // and the public view. The holder sees every field, values in full with copy buttons, in two-column
-// rows; a verifier sees who holds it (name and photo) and the public facts, stacked for the public
-// view's side column, with no file details (name, size, hashes and the chain record are the chain
-// check's to show).
+// rows; a verifier sees who holds it (name, whether it was checked, photo) and the public facts,
+// stacked for the public view's side column, with no file details (name, size, hashes and the chain
+// record are the chain check's to show).
 import type { ReactNode } from 'react';
 import { ExternalLink } from 'lucide-react';
 import type { CertificateDto, PublicCertificateDto } from '../../../../../shared/schemas/dto';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { UserAvatar } from '../../profile/UserAvatar';
 import { certificateFileUrl, explorerAddressUrl, formatDate, formatDateTime, formatKb } from '../lib/format';
+import { holderNameOf } from '../lib/holder-name';
 import { CopyValue, InfoRow } from './CopyField';
 
 export type CertificateFactsProps =
@@ -23,6 +24,8 @@ export function CertificateFacts(props: CertificateFactsProps) {
   const own = props.view === 'holder' ? props.certificate : null;
   const rpcUrl = props.view === 'holder' ? props.rpcUrl : null;
   const stacked = !own;
+  // A verifier sees who holds it, and whether anyone checked that name ("Issued to" would claim an issuer said so).
+  const holder = props.view === 'public' ? { ...holderNameOf(props.certificate), photo: props.certificate.holder_photo_url } : null;
 
   /** One fact. `stackedClass`: the value's type in the stacked list ('' for a value that brings its own); the rows type every value alike. */
   const fact = (label: string, value: ReactNode, stackedClass = 'font-medium') =>
@@ -43,12 +46,13 @@ export function CertificateFacts(props: CertificateFactsProps) {
         </CardTitle>
       </CardHeader>
       <CardContent>
-        {props.view === 'public' && (
-          <div className="mb-4 flex items-center gap-3">
-            <UserAvatar user={{ full_name: props.certificate.holder_name, profile_image_url: props.certificate.holder_photo_url }} className="size-12 text-lg" />
+        {holder && (
+          <div className="mb-4 flex items-center gap-3" data-testid="holder-name" data-checked={holder.checked}>
+            <UserAvatar user={{ full_name: holder.name, profile_image_url: holder.photo }} className="size-12 text-lg" />
             <div className="min-w-0">
-              <p className="text-xs text-muted-foreground">Issued to</p>
-              <p className="truncate font-semibold">{props.certificate.holder_name || 'Unnamed holder'}</p>
+              <p className="text-xs text-muted-foreground">Holder</p>
+              <p className="truncate font-semibold">{holder.name}</p>
+              <p className="text-xs text-muted-foreground">{holder.note}</p>
             </div>
           </div>
         )}

@@ -1,4 +1,4 @@
-import { Ban, CheckCircle2, Clock, Replace, XCircle } from 'lucide-react';
+import { AlertTriangle, Ban, CheckCircle2, Clock, Replace, XCircle } from 'lucide-react';
 import type { CertificateStatusName } from '../../../../../shared/constants';
 import { cn } from '../../../lib/utils';
 
@@ -12,15 +12,23 @@ const STATUS = {
   superseded: { label: 'Superseded', icon: Replace, className: 'text-slate-700 dark:text-slate-300', badge: 'border-slate-300 bg-slate-100 text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200' },
 } satisfies Record<CertificateStatusName, unknown>;
 
-// What only a verdict read from the chain can say besides a certificate's statuses.
+// What only a verdict read from the chain can say besides a certificate's statuses (verdictStatus in
+// verification/lib/verdict-text.ts): a record the chain calls verified is not always valid, nor
+// confirmed by an institution.
 const VERDICT_ONLY = {
   expired: { label: 'Expired', icon: XCircle, className: 'text-red-700 dark:text-red-400', badge: RED },
   not_found: { label: 'Not on chain', icon: XCircle, className: 'text-red-700 dark:text-red-400', badge: RED },
+  /** Verified on chain, but not valid now (its institution suspended; claims its confirmation does not cover). */
+  not_valid: { label: 'Not valid', icon: XCircle, className: 'text-red-700 dark:text-red-400', badge: RED },
+  /** Valid, checked by the platform only: never worded as the institution's word. */
+  platform_checked: { label: 'Checked by Attesta only', icon: CheckCircle2, className: STATUS.verified.className, badge: STATUS.verified.badge },
+  /** Signed with an institution's own key, but its domain is not proven: no confirmation by a proven institution. */
+  domain_not_proven: { label: 'Issuer domain not proven', icon: AlertTriangle, className: STATUS.pending.className, badge: STATUS.pending.badge },
 };
 
 type Meta = (typeof STATUS)[CertificateStatusName];
 
-/** Label, icon and colours of a certificate status or a verdict status (expired, not_found). */
+/** Label, icon and colours of a certificate status or a verdict status (expired, not_found, not_valid…). */
 export function statusMeta(status: string): Meta {
   return (STATUS as Record<string, Meta>)[status] ?? (VERDICT_ONLY as Record<string, Meta>)[status] ?? STATUS.pending;
 }

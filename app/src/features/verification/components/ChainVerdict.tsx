@@ -5,14 +5,13 @@
 import { AlertTriangle, CheckCircle2, CircleDashed, Clock, ExternalLink, Info, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { VerdictDto } from '../../../../../shared/schemas/dto';
-import { checkedHolderName } from '../../../../../shared/schemas/details';
-import { reasonText } from '../../../../../shared/program/reasons';
-import { chainReason } from '../../certificates/lib/chain-reason';
 import { CopyValue } from '../../certificates/components/CopyField';
 import { explorerAddressUrl, explorerTxUrl, formatDateTime } from '../../certificates/lib/format';
 import { useClusterInfo } from '../../wallet/cluster';
+import { verdictSteps, verdictSummary, verdictStatus, type Tone } from '../lib/verdict-text';
 
-type Tone = 'pass' | 'fail' | 'warn' | 'info' | 'neutral';
+// The words are verdict-text.ts's; what the public view's badge says, too (verdictStatus).
+export { verdictReason, verdictStatus } from '../lib/verdict-text';
 
 const TONE_ICON = {
   pass: { icon: CheckCircle2, cls: 'text-emerald-600 dark:text-emerald-400', label: 'Passed' },
@@ -21,43 +20,6 @@ const TONE_ICON = {
   info: { icon: Info, cls: 'text-sky-700 dark:text-sky-400', label: 'Record detail' },
   neutral: { icon: CircleDashed, cls: 'text-muted-foreground', label: 'Not checked' },
 } as const;
-
-const STATUS_TEXT: Record<string, string> = {
-  verified: 'Verified on chain',
-  rejected: 'Rejected by verification',
-  revoked: 'Revoked',
-  superseded: 'Superseded: the institution issued this file to another holder',
-  expired: 'Expired',
-  pending: 'Verification pending',
-  not_found: 'No on-chain record for this file',
-};
-
-const TIER_NAME: Record<string, string> = { platform_verified: 'Platform verified', issuer_confirmed: 'Issuer confirmed' };
-
-/** The verdict in one word for the page's badge. */
-export function verdictStatus(verdict: VerdictDto): string {
-  return verdict.integrity === 'mismatch' ? 'rejected' : verdict.status;
-}
-
-/**
- * Why a certificate is not valid, in words anyone may read. A rejection says which rule it broke, not
- * the holder's document text; a revocation or supersession says who did it (public on chain anyway).
- */
-export function verdictReason(verdict: VerdictDto): string | null {
-  // The server's words for a verified record that is not valid (a suspended institution; claims its confirmation does not cover).
-  if (verdict.note && !verdict.valid) return verdict.note;
-  const row = verdict.certificate;
-  if ((verdict.status === 'revoked' || verdict.status === 'superseded') && row?.verification_status === verdict.status) {
-    const said = chainReason(verdict.status, row.verification_details);
-    if (said) return said;
-  }
-  if (verdict.status === 'pending' && row?.verification_details?.state === 'awaiting_confirmation') {
-    return 'Its content could not be read automatically, so it is not verified: it waits for the issuing institution to confirm it on chain.';
-  }
-  if (!verdict.reason_code) return null;
-  const text = reasonText(verdict.reason_code);
-  return `${text[0].toUpperCase()}${text.slice(1)}.`;
-}
 
 function Mono({ children }: { children: ReactNode }) {
   return <code className="break-all font-mono text-xs">{children}</code>;
@@ -87,33 +49,17 @@ function Step({ tone, title, children, testId }: { tone: Tone; title: string; ch
   );
 }
 
+const SUMMARY_TONE = {
+  pass: 'border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200',
+  warn: 'border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200',
+  fail: 'border-red-200 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200',
+} as const;
+
 export function VerdictSummary({ verdict }: { verdict: VerdictDto }) {
-  const ok = verdict.valid;
-  const pending = !ok && verdict.status === 'pending' && verdict.integrity !== 'mismatch';
-  const tone = ok
-    ? 'border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200'
-    : pending
-      ? 'border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200'
-      : 'border-red-200 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200';
-  const Icon = ok ? CheckCircle2 : pending ? Clock : XCircle;
-  const title = ok
-    ? 'Authentic: this certificate checks out against the chain'
-    : pending
-      ? 'Not verified yet'
-      : verdict.status === 'revoked'
-        ? 'Not valid: revoked'
-        : verdict.status === 'superseded'
-          ? 'Not valid: superseded'
-          : verdict.status === 'expired'
-            ? 'Not valid: expired'
-            : 'Not valid';
-  const text = ok
-    ? 'The file fingerprint is recorded on chain and verified.'
-    : verdict.integrity === 'mismatch'
-      ? 'The file does not match the one recorded on chain.'
-      : (verdictReason(verdict) ?? STATUS_TEXT[verdict.status] ?? verdict.status);
+  const { tone, pending, title, text } = verdictSummary(verdict);
+  const Icon = pending ? Clock : tone === 'pass' ? CheckCircle2 : tone === 'warn' ? AlertTriangle : XCircle;
   return (
-    <div role="status" data-testid="verdict-summary" data-valid={ok} data-status={verdictStatus(verdict)} className={`flex items-start gap-3 rounded-xl border p-4 ${tone}`}>
+    <div role="status" data-testid="verdict-summary" data-valid={verdict.valid} data-status={verdictStatus(verdict)} data-tone={tone} className={`flex items-start gap-3 rounded-xl border p-4 ${SUMMARY_TONE[tone]}`}>
       <Icon className="size-6 shrink-0" aria-hidden="true" />
       <div className="min-w-0">
         <p className="font-semibold">{title}</p>
@@ -123,73 +69,12 @@ export function VerdictSummary({ verdict }: { verdict: VerdictDto }) {
   );
 }
 
-/** ", example.edu, domain proven" (or "not proven now"): whether the institution proved the domain it registered. */
-function institutionDomain(issuer: VerdictDto['issuer'], inList = false): string {
-  if (!issuer?.domain) return '';
-  const proof = issuer.domain_proven ? 'domain proven' : 'domain not proven now';
-  return inList ? `, ${issuer.domain}, ${proof}` : ` (${issuer.domain}, ${proof})`;
-}
-
 export function ChainVerdict({ verdict }: { verdict: VerdictDto }) {
   const mode = verdict.chain?.mode ?? 'embedded';
   const rpcUrl = useClusterInfo().data?.rpcUrl;
   const status = verdict.status;
   const verified = status === 'verified';
-  const statusTone: Tone = verified ? 'pass' : status === 'pending' ? 'warn' : 'fail';
-  const issuer = verdict.issuer;
-  const confirmedByIssuer = verified && verdict.tier === 'issuer_confirmed';
-
-  // The tier only counts for a verified record; otherwise the verdict's own status says why none applies.
-  let tierTone: Tone = statusTone;
-  let tierText: string;
-  if (verified && verdict.tier === 'issuer_confirmed') {
-    tierText = `Issuer confirmed: ${issuer?.name ?? 'the issuing institution'}${institutionDomain(issuer)} signed this record on chain with its own key.`;
-  } else if (verified && verdict.tier === 'platform_verified') {
-    // Never to be mistaken for the institution's word: what the platform checked, and what it did not.
-    const claimed = verdict.certificate?.institution_name;
-    const holder = checkedHolderName(verdict.certificate?.verification_details ?? null);
-    const named = holder ? `the claimed title, institution and program, and the holder, ${holder}` : 'the claimed title, institution and program';
-    tierText = `Checked by Attesta only, not confirmed by ${claimed ?? 'the institution'}: the file is intact and its text names ${named}. Ask the holder to request confirmation from the institution.`;
-  } else if (verified) {
-    tierTone = 'warn';
-    tierText = 'No trust tier is recorded.';
-  } else if (status === 'pending') tierText = 'None yet: the certificate is not verified.';
-  else {
-    const had = TIER_NAME[verdict.tier];
-    tierText = `None: the certificate is ${status === 'not_found' ? 'not on chain' : status}${had ? ` (the tier it had, ${had}, no longer applies)` : ''}.`;
-  }
-
-  // The institution: confirmed (pass), registration not in order (fail / attention), or simply not
-  // involved — said as a record detail, never as an unchecked step beside a passed tier.
-  let issuerTone: Tone = 'info';
-  let issuerText: ReactNode;
-  if (issuer) {
-    const name = issuer.name ?? 'An unnamed issuer';
-    if (issuer.status === 'suspended') {
-      issuerTone = 'fail';
-      issuerText = `${name}: its registration as an issuer is suspended.`;
-    } else if (issuer.status !== 'approved') {
-      issuerTone = 'warn';
-      issuerText = `${name}: not an approved issuer${issuer.status ? ` (${issuer.status})` : ''}.`;
-    } else if (status === 'superseded') {
-      issuerText = `${name} issued this file to another wallet.`;
-    } else if (confirmedByIssuer) {
-      issuerTone = 'pass';
-      issuerText = `${name} (approved issuer${institutionDomain(issuer, true)}) confirmed this certificate on chain.`;
-    } else if (verdict.tier === 'issuer_confirmed') {
-      // Confirmed once; the record's status (revoked, expired) is what counts now.
-      issuerText = `${name} (approved issuer) confirmed this certificate on chain; it is ${status} now.`;
-    } else {
-      issuerText = `${name} (approved issuer) has not confirmed this certificate.`;
-    }
-  } else if (verdict.confirmation_requested_from) {
-    const asked = verdict.confirmation_requested_from.name ?? 'an institution';
-    issuerText = `The holder asked ${asked} to confirm this certificate; it has not confirmed it.`;
-  } else {
-    issuerText = verified
-      ? 'No institution has confirmed this certificate on chain: the document was checked by the platform.'
-      : 'No registered institution is linked to this record.';
-  }
+  const steps = verdictSteps(verdict);
 
   return (
     <ol className="divide-y" aria-label="Chain verification steps">
@@ -237,19 +122,19 @@ export function ChainVerdict({ verdict }: { verdict: VerdictDto }) {
           </p>
         )}
       </Step>
-      <Step testId="step-status" tone={statusTone} title={`Status: ${STATUS_TEXT[status] ?? status}`}>
-        {!verified && verdictReason(verdict) && <p className="break-words">{verdictReason(verdict)}</p>}
-        {verified && verdict.note && <p className="break-words" data-testid="verdict-note">{verdict.note}</p>}
+      <Step testId="step-status" tone={steps.status.tone} title={steps.status.title}>
+        {steps.status.reason && <p className="break-words">{steps.status.reason}</p>}
+        {steps.status.note && <p className="break-words" data-testid="verdict-note">{steps.status.note}</p>}
       </Step>
-      <Step testId="step-tier" tone={tierTone} title="Trust tier">
-        {tierText}
+      <Step testId="step-tier" tone={steps.tier.tone} title="Trust tier">
+        {steps.tier.text}
       </Step>
-      <Step testId="step-issuer" tone={issuerTone} title="Issuer">
-        <p>{issuerText}</p>
-        {issuer && (
+      <Step testId="step-issuer" tone={steps.issuer.tone} title="Issuer">
+        <p>{steps.issuer.text}</p>
+        {verdict.issuer && (
           <p className="flex flex-wrap items-center gap-1">
-            {issuer.uri && <span>{issuer.uri} · </span>}
-            Authority <CopyValue value={issuer.authority} label="issuer authority" short />
+            {verdict.issuer.uri && <span>{verdict.issuer.uri} · </span>}
+            Authority <CopyValue value={verdict.issuer.authority} label="issuer authority" short />
           </p>
         )}
       </Step>

@@ -4,21 +4,25 @@ import { Link } from 'react-router';
 import type { VerdictDto } from '../../../../../shared/schemas/dto';
 import { Button } from '../../../components/ui/button';
 import { formatDate } from '../../certificates/lib/format';
+import { holderNameOf } from '../../certificates/lib/holder-name';
 import { ChainVerdict, VerdictSummary } from './ChainVerdict';
 import { CompareResult, type Comparison } from './CompareResult';
 
 export function VerdictView({ verdict }: { verdict: VerdictDto }) {
   const cert = verdict.certificate;
+  const holder = cert ? holderNameOf(cert) : null;
   return (
     <div className="space-y-4" data-testid="verdict">
       <VerdictSummary verdict={verdict} />
-      {cert && (
+      {cert && holder && (
         <div className="rounded-xl border p-4">
           <p className="text-lg font-semibold">{cert.title}</p>
           <p className="text-sm text-muted-foreground">
             {cert.institution_name} · {cert.program_name} · issued {formatDate(cert.issue_date)}
           </p>
-          <p className="text-sm text-muted-foreground">Holder: {cert.holder_name || 'Unnamed holder'}</p>
+          <p className="text-sm text-muted-foreground" data-testid="holder-name" data-checked={holder.checked}>
+            Holder: {holder.name} {holder.note}
+          </p>
           <Button asChild variant="link" className="h-auto px-0">
             <Link to={`/view/${cert.user_id}/${cert.id}`}>Open the certificate page</Link>
           </Button>
