@@ -18,8 +18,10 @@ Options:
   -h, --help      show this help
 
 Exit codes:
-  0  valid: verified, not revoked, not expired
-  1  not valid: pending, rejected, revoked or expired (the reason is printed)
+  0  valid: verified, not revoked, not expired (issuer-confirmed: the institution is approved on chain;
+     its domain proof is kept off chain and is not checked here, which the output says)
+  1  not valid: pending, rejected, revoked, expired, or confirmed by an institution that is not
+     approved (the reason is printed)
   2  not found: no record on chain for this hash (never registered, or the file was altered)
   3  usage or network error
 `;

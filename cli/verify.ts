@@ -6,11 +6,13 @@ import { CertificateStatus, decodeCertificate, decodeIssuer, fromHex, IssuerStat
 import { CERTIFICATES_PROGRAM_ID, TOKEN_2022_ID } from '../shared/program/ids';
 import { certificatePda, issuerPda } from '../shared/program/pda';
 import { certificateStatusName, issuerStatusName, trustTierName } from '../shared/program/names';
-import { reasonName } from '../shared/program/reasons';
+import { reasonName, reasonText, revokerRoleText } from '../shared/program/reasons';
 
 // Verifies a certificate from the chain alone: any Solana JSON-RPC endpoint, no Attesta server.
 // The record's address is derived from the document's SHA-256, so "a record exists at this
 // address" *is* the integrity check: a changed byte gives another hash, hence no record.
+// What the chain cannot tell is said, never passed over: whether the institution proved its domain
+// (the Attesta server checks that off chain) is not checked here, and the output says so.
 
 export const ExitCode = { Valid: 0, NotValid: 1, NotFound: 2, Error: 3 } as const;
 
@@ -36,7 +38,10 @@ export interface Verdict {
     status: string;
     tier: string;
     reasonCode: number;
+    /** The reason code's name (content_mismatch, revoked_fraud…). */
     reason: string;
+    /** The reason in plain words (null when there is none). */
+    reasonText: string | null;
     holder: string;
     issuer: string | null;
     verifier: string | null;
@@ -47,8 +52,11 @@ export interface Verdict {
     expiresAt: string | null;
     expired: boolean;
   };
-  /** The institution whose own key issued or confirmed the record (issuer_confirmed tier only). */
-  issuer: null | { authority: string; address: string; name: string | null; uri: string | null; status: string; approved: boolean };
+  /**
+   * The institution whose own key issued or confirmed the record (issuer_confirmed tier only). Its
+   * domain proof is kept by the Attesta server, off chain: `domainProof` says it was not checked here.
+   */
+  issuer: null | { authority: string; address: string; name: string | null; uri: string | null; domain?: string | null; domainProof?: 'not_checked'; status: string; approved: boolean };
   /** The institution the holder asked to confirm it, while it has not: never a confirmation. */
   confirmationRequestedFrom?: null | { authority: string; address: string; name: string | null; uri: string | null; status: string; approved: boolean };
   nft: null | { mint: string; tokenAccount: string | null; held: boolean; amount: string; supply: string | null; metadataNamesHash: boolean };
@@ -57,6 +65,12 @@ export interface Verdict {
 
 
 const iso = (t: bigint) => (t === 0n ? null : new Date(Number(t) * 1000).toISOString());
+
+/** The host an Issuer account's uri names ("https://uni.example/x" → "uni.example"), or null. */
+export function domainOf(uri: string | null | undefined): string | null {
+  const host = (uri ?? '').trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/:?#].*$/, '').replace(/\.$/, '');
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host) ? host : null;
+}
 
 export class UsageError extends Error {}
 
@@ -135,29 +149,12 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
   const status = certificateStatusName(cert.status) ?? `unknown(${cert.status})`;
   const tier = trustTierName(cert.tier) ?? `unknown(${cert.tier})`;
   const reason = reasonName(cert.reasonCode);
+  const why = cert.reasonCode ? reasonText(cert.reasonCode) : null;
+  const issuerConfirmed = cert.tier === TrustTier.IssuerConfirmed;
 
-  // Status.
-  if (cert.status === CertificateStatus.Verified) steps.push({ step: 'status', result: 'pass', detail: `verified on ${iso(cert.verifiedAt) ?? 'an unknown date'}.` });
-  else if (cert.status === CertificateStatus.Pending) steps.push({ step: 'status', result: 'fail', detail: 'pending: anchored, but no verdict has been recorded yet.' });
-  else if (cert.status === CertificateStatus.Rejected) steps.push({ step: 'status', result: 'fail', detail: `rejected (reason: ${reason}) on ${iso(cert.verifiedAt) ?? 'an unknown date'}.` });
-  else if (cert.status === CertificateStatus.Revoked) steps.push({ step: 'status', result: 'fail', detail: `revoked (reason: ${reason}) on ${iso(cert.revokedAt) ?? 'an unknown date'} by ${cert.verifier?.toBase58() ?? 'an unknown key'}.` });
-  else steps.push({ step: 'status', result: 'fail', detail: `unknown status ${cert.status}.` });
-
-  // Expiry.
-  if (cert.expiresAt === 0n) steps.push({ step: 'expiry', result: 'pass', detail: 'never expires.' });
-  else if (expired) steps.push({ step: 'expiry', result: 'fail', detail: `expired on ${iso(cert.expiresAt)}.` });
-  else steps.push({ step: 'expiry', result: 'pass', detail: `valid until ${iso(cert.expiresAt)}.` });
-
-  // Tier.
-  const tierDetail =
-    cert.tier === TrustTier.IssuerConfirmed ? 'issuer_confirmed: the issuer itself issued or confirmed this certificate.'
-      : cert.tier === TrustTier.PlatformVerified ? 'platform_verified: checked by Attesta only (the file is intact and its text names the claimed title, institution, program and holder); the issuer has not confirmed it on chain.'
-        : 'none: no positive verdict.';
-  steps.push({ step: 'tier', result: cert.tier === TrustTier.None ? 'info' : 'pass', detail: tierDetail });
-
-  // Issuer.
-  let issuer: Verdict['issuer'] = null;
-  let confirmationRequestedFrom: Verdict['issuer'] = null;
+  // The institution the record names: at the issuer-confirmed tier the one whose own key signed it;
+  // below it, the one the holder asked to confirm it (never a confirmation).
+  let named: (NonNullable<Verdict['issuer']> & { decoded: boolean }) | null = null;
   if (cert.issuer && issuerAddr) {
     const ia = got(issuerAddr);
     let decoded: IssuerAccount | null = null;
@@ -168,20 +165,71 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
         decoded = null;
       }
     }
-    const st = decoded ? (issuerStatusName(decoded.status) ?? `unknown(${decoded.status})`) : 'missing';
-    const named = { authority: cert.issuer.toBase58(), address: issuerAddr.toBase58(), name: decoded?.name ?? null, uri: decoded?.uri || null, status: st, approved: decoded?.status === IssuerStatus.Approved };
-    const who = decoded ? `"${decoded.name}"${decoded.uri ? ` (${decoded.uri})` : ''}` : `authority ${cert.issuer.toBase58()} (no issuer account found)`;
-    if (cert.tier === TrustTier.IssuerConfirmed) {
-      // An issuer suspended after confirming does not undo the recorded verdict: a warning, not a failure.
-      issuer = named;
-      steps.push({ step: 'issuer', result: named.approved ? 'pass' : 'warn', detail: `${who}, ${st}; its own key issued or confirmed this record.` });
+    const uri = decoded?.uri || null;
+    named = {
+      authority: cert.issuer.toBase58(),
+      address: issuerAddr.toBase58(),
+      name: decoded?.name ?? null,
+      uri,
+      domain: domainOf(uri),
+      status: decoded ? (issuerStatusName(decoded.status) ?? `unknown(${decoded.status})`) : 'missing',
+      approved: decoded?.status === IssuerStatus.Approved,
+      decoded: !!decoded,
+    };
+  }
+  const who = named ? (named.decoded ? `"${named.name}"${named.uri ? ` (${named.uri})` : ''}` : `authority ${named.authority} (no issuer account found)`) : null;
+  // The confirming institution counts only while it is approved (the operator may suspend it).
+  const confirmerNotApproved = issuerConfirmed && !named?.approved;
+
+  // Status.
+  if (cert.status === CertificateStatus.Verified) steps.push({ step: 'status', result: 'pass', detail: `verified on ${iso(cert.verifiedAt) ?? 'an unknown date'}.` });
+  else if (cert.status === CertificateStatus.Pending) steps.push({ step: 'status', result: 'fail', detail: 'pending: anchored, but no verdict has been recorded yet.' });
+  else if (cert.status === CertificateStatus.Rejected) steps.push({ step: 'status', result: 'fail', detail: `rejected on ${iso(cert.verifiedAt) ?? 'an unknown date'}: ${why ?? 'no reason recorded'} (${reason}).` });
+  else if (cert.status === CertificateStatus.Revoked) {
+    // Who revoked it: the institution the record names (issuing, or only asked to confirm), or another key.
+    const byInstitution = named && cert.verifier?.equals(cert.issuer!);
+    const by = byInstitution ? `${named!.name ?? 'the institution named on the record'}${revokerRoleText('issuer', tier)}, key ${cert.verifier!.toBase58()}` : (cert.verifier?.toBase58() ?? 'an unknown key');
+    steps.push({ step: 'status', result: 'fail', detail: `revoked on ${iso(cert.revokedAt) ?? 'an unknown date'} by ${by}: ${why ?? 'no reason recorded'} (${reason}).` });
+  } else steps.push({ step: 'status', result: 'fail', detail: `unknown status ${cert.status}.` });
+
+  // Expiry.
+  if (cert.expiresAt === 0n) steps.push({ step: 'expiry', result: 'pass', detail: 'never expires.' });
+  else if (expired) steps.push({ step: 'expiry', result: 'fail', detail: `expired on ${iso(cert.expiresAt)}.` });
+  else steps.push({ step: 'expiry', result: 'pass', detail: `valid until ${iso(cert.expiresAt)}.` });
+
+  // Tier: what the record says was checked, and by whom. The institution's part is judged in the
+  // issuer step (whose key, its registration, its domain), never passed here on the tier alone.
+  if (issuerConfirmed) steps.push({ step: 'tier', result: 'info', detail: "issuer_confirmed: the record says the institution's own key issued or confirmed it; whose key, its registration and its domain: see issuer." });
+  else if (cert.tier === TrustTier.PlatformVerified)
+    steps.push({ step: 'tier', result: 'pass', detail: 'platform_verified: checked by Attesta only (the file is intact and its text names the claimed title, institution, program and holder); not confirmed by the institution.' });
+  else steps.push({ step: 'tier', result: 'info', detail: 'none: no positive verdict.' });
+
+  // Issuer.
+  let issuer: Verdict['issuer'] = null;
+  let confirmationRequestedFrom: Verdict['issuer'] = null;
+  if (named) {
+    const { decoded: _decoded, ...institution } = named;
+    if (issuerConfirmed) {
+      issuer = { ...institution, domainProof: 'not_checked' };
+      const signed = `its own key ${named.authority} signed this record`;
+      if (!named.approved) {
+        steps.push({ step: 'issuer', result: 'fail', detail: `${who}, ${named.status}: ${signed}, but an institution that is not approved confirms nothing.` });
+      } else {
+        const domain = named.domain;
+        const proof = domain
+          ? `its domain ${domain} is NOT checked by this CLI (the domain proof is kept off chain by the Attesta server). To check it: a DNS TXT record "attesta-issuer=${named.authority}" at _attesta.${domain}, or https://${domain}/.well-known/attesta-issuer.json naming it.`
+          : 'it names no domain on chain, and no domain proof is checked by this CLI.';
+        steps.push({ step: 'issuer', result: 'warn', detail: `${who}, approved; ${signed}. Whether it proved its domain: ${proof}` });
+      }
     } else {
-      confirmationRequestedFrom = named;
+      confirmationRequestedFrom = institution;
       // Below the issuer-confirmed tier the record names the institution the holder asked: not a confirmation.
-      steps.push({ step: 'issuer', result: 'info', detail: `confirmation requested from ${who} (${st}); not confirmed by it.` });
+      steps.push({ step: 'issuer', result: 'info', detail: `confirmation requested from ${who} (${named.status}); not confirmed by it.` });
     }
+  } else if (issuerConfirmed) {
+    steps.push({ step: 'issuer', result: 'fail', detail: 'the record is issuer_confirmed but names no institution.' });
   } else {
-    steps.push({ step: 'issuer', result: 'info', detail: 'none named on chain.' });
+    steps.push({ step: 'issuer', result: 'info', detail: 'none named on chain: no institution has confirmed it.' });
   }
 
   steps.push({ step: 'holder', result: 'info', detail: cert.holder.toBase58() });
@@ -220,29 +268,41 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
       .join(', '),
   });
 
-  const valid = cert.status === CertificateStatus.Verified && !expired;
-  const why = valid
-    ? `Verified certificate (${tier})${issuer?.name ? ` from ${issuer.name}` : ''}, not revoked, not expired.`
-    : cert.status === CertificateStatus.Verified && expired
-      ? `The certificate expired on ${iso(cert.expiresAt)}.`
-      : cert.status === CertificateStatus.Revoked
-        ? `The certificate was revoked (${reason}).`
-        : cert.status === CertificateStatus.Rejected
-          ? `The certificate was rejected (${reason}).`
-          : cert.status === CertificateStatus.Pending
-            ? 'The certificate is pending verification.'
-            : `Unknown certificate status ${cert.status}.`;
+  const verified = cert.status === CertificateStatus.Verified && !expired;
+  const valid = verified && !confirmerNotApproved;
+  const intact = 'Not revoked, not expired.';
+  const requestedName = confirmationRequestedFrom?.name ? `"${confirmationRequestedFrom.name}"` : 'the institution';
+  const reasonWords = valid
+    ? issuerConfirmed
+      ? `issued or confirmed by ${issuer?.name ? `"${issuer.name}"` : 'the institution'} with its own key (an approved issuer on chain); its domain${issuer?.domain ? ` ${issuer.domain}` : ''} is not checked by this CLI (see issuer). ${intact}`
+      : cert.tier === TrustTier.PlatformVerified
+        ? `checked by Attesta only, not confirmed by the institution (the file is intact and its text names the claimed title, institution, program and holder); ${confirmationRequestedFrom ? `the holder asked ${requestedName} to confirm it, which it has not done yet` : 'ask the holder to request confirmation'}. ${intact}`
+        : `verified on chain, with no trust tier recorded. ${intact}`
+    : verified && confirmerNotApproved
+      ? named
+        ? `${named.name ? `"${named.name}"` : 'The institution'} signed this record with its own key, but ${named.decoded ? `its registration is ${named.status}` : 'it has no issuer account on chain'}: its confirmation does not count.`
+        : 'The record is issuer_confirmed but names no institution.'
+      : cert.status === CertificateStatus.Verified && expired
+        ? `The certificate expired on ${iso(cert.expiresAt)}.`
+        : cert.status === CertificateStatus.Revoked
+          ? `The certificate was revoked on ${iso(cert.revokedAt) ?? 'an unknown date'}: ${why ?? 'no reason recorded'}.`
+          : cert.status === CertificateStatus.Rejected
+            ? `The certificate was rejected: ${why ?? 'no reason recorded'}.`
+            : cert.status === CertificateStatus.Pending
+              ? 'The certificate is pending verification.'
+              : `Unknown certificate status ${cert.status}.`;
   return {
     ...base,
     verdict: valid ? 'valid' : 'not_valid',
     valid,
     exitCode: valid ? ExitCode.Valid : ExitCode.NotValid,
-    reason: why,
+    reason: reasonWords,
     certificate: {
       status,
       tier,
       reasonCode: cert.reasonCode,
       reason,
+      reasonText: why,
       holder: cert.holder.toBase58(),
       issuer: cert.issuer?.toBase58() ?? null,
       verifier: cert.verifier?.toBase58() ?? null,

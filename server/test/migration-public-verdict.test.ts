@@ -1,7 +1,9 @@
 // Migration 2026-11-24T0000-public-verdict (SQLite, and PostgreSQL in the server-postgres project):
 // certificates that exist when it runs are marked for the verdict store to compute, and its triggers
 // take a stored verdict away (and mark it) when a row it was made of changes — here without a chain or
-// a server, on the tables alone. The store itself: verdict-store.test.ts.
+// a server, on the tables alone. Migration 2026-11-25T0000-verdict-words: verdicts stored before it
+// (without reason_text and the platform_verified note) are taken away and computed again. The store
+// itself: verdict-store.test.ts.
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src/db';
@@ -75,5 +77,29 @@ describe(`migration public-verdict (${testDbKind()})`, () => {
       await change();
       expect({ what, dirty: await dirty(db), stored: await storedFor(db) }).toEqual({ what, dirty: forgotten, stored: [sha(1), sha(2)].filter((s) => !forgotten.includes(s)) });
     }
+  });
+});
+
+describe(`migration verdict-words (${testDbKind()})`, () => {
+  it('takes away every verdict stored before it and marks its hash, and every certificate, to be computed again', async () => {
+    const dir = tmpDataDir();
+    dirs.push(dir);
+    const target = (await testConfig(dir)).database;
+    const old = (await openDatabase(target, { migrateTo: '2026-11-24T0000-public-verdict' })).db;
+    open.push(old);
+    await old.insertInto('user').values({ id: 'u1', wallet_address: 'wallet-u1', full_name: 'Ada Lovelace', email: null, profile_image_key: null, profile_image_url: null, created_at: at, updated_at: at }).execute();
+    await old.insertInto('certificate').values([certificate(1), certificate(2), certificate(3)]).execute();
+    // As the store left them: verdicts of certificates 1 and 2 stored, certificate 3 still dirty, and a
+    // verdict stored for a hash whose certificate row is gone (9).
+    await old.deleteFrom('public_verdict_dirty').where('sha256', '!=', sha(3)).execute();
+    await old.insertInto('public_verdict').values([stored(1), stored(2, { issuer: 'inst' }), { ...stored(9), cert_id: null, user_id: null }]).execute();
+    expect(await dirty(old)).toEqual([sha(3)]);
+    await old.destroy();
+    open.pop();
+
+    const db = (await openDatabase(target)).db;
+    open.push(db);
+    expect(await storedFor(db)).toEqual([]);
+    expect(await dirty(db)).toEqual([sha(1), sha(2), sha(3), sha(9)]);
   });
 });

@@ -492,9 +492,23 @@ describe('certificates, verification and minting', () => {
   it('the public verify-by-hash route (no key) answers per the document', async () => {
     const sha = createHash('sha256').update(verifiedPdf).digest('hex');
     const v = await api.check(await req(`/api/v1/verify/hash/${sha}`), '/api/v1/verify/hash/{sha256}', 'GET', 200);
-    expect(v).toMatchObject({ valid: true, status: 'verified', sha256: sha });
+    // A platform-only check says so in `note`, naming the institution that did not confirm it.
+    expect(v).toMatchObject({ valid: true, status: 'verified', sha256: sha, tier: 'platform_verified', note: `Checked by Attesta only, not confirmed by ${claims.institution_name}.`, reason: null, reason_text: null });
     const none = await api.check(await req(`/api/v1/verify/hash/${'0'.repeat(64)}`), '/api/v1/verify/hash/{sha256}', 'GET', 200);
-    expect(none.status).toBe('not_found');
+    expect(none).toMatchObject({ status: 'not_found', note: null, reason_text: null });
+
+    // A rejected certificate looked up by hash: its reason in words, not only its code.
+    const r = await addCertificate(aliceKey, ['Lorem ipsum dolor', 'sit amet', 'consectetur']);
+    await waitStatus(aliceKey, r.id, 'rejected');
+    const rejectedSha = createHash('sha256').update(r.pdf).digest('hex');
+    const rejected = await api.check(await req(`/api/v1/verify/hash/${rejectedSha}`), '/api/v1/verify/hash/{sha256}', 'GET', 200);
+    expect(rejected).toMatchObject({ valid: false, status: 'rejected', reason_code: 2, reason: 'content_mismatch', reason_text: 'the document does not name what was claimed', note: null, certificate: null });
+
+    // The document says what each tier means, and what reason_text is.
+    const props = api.doc.paths['/api/v1/verify/hash/{sha256}'].get.responses['200'].content['application/json'].schema.properties;
+    expect(props.tier.description).toMatch(/^platform_verified = checked by Attesta only \(file integrity; the document's text names the claimed title, institution, program and holder\), not confirmed by the institution; issuer_confirmed = the institution's own key signed the record; see issuer\.status and issuer\.domain_proven/);
+    expect(props.reason_text).toMatchObject({ description: expect.stringMatching(/plain words/) });
+    expect(props.note.description).toContain('Checked by Attesta only, not confirmed by <institution>.');
     const bad = await api.check(await req('/api/v1/verify/hash/xyz'), '/api/v1/verify/hash/{sha256}', 'GET', 400);
     expect(bad.error.message).toBe('A SHA-256 hash is 64 hexadecimal characters');
   });

@@ -15,6 +15,7 @@ import type { Server } from '../src/app';
 import { isPostgres } from '../src/db';
 import { chainPartOf, computeVerdict, verdictText } from '../src/services/certificates/verdict';
 import { withOrigin, type VerdictStore } from '../src/services/certificates/verdict-store';
+import { up as upgradeVerdictWords } from '../src/db/migrations/2026-11-25T0000-verdict-words';
 import { waitFor } from './helpers';
 import { INSTITUTION, fund, holderWithCertificate, send, startWorld, type World } from './attack-support/world';
 
@@ -66,7 +67,8 @@ describe('stored public verdicts', () => {
     const h = await holderWithCertificate(server, 'Bachelor of Science');
     expect(h.row.verification_status).toBe('verified');
     const sha = h.row.sha256;
-    expect((await expectCurrent(sha)).valid).toBe(true);
+    // A platform-only check says whose check it is, and whose it is not.
+    expect(await expectCurrent(sha)).toMatchObject({ valid: true, tier: 'platform_verified', note: `Checked by Attesta only, not confirmed by ${INSTITUTION}.`, reason: null, reason_text: null });
 
     // Served: GET /api/v1/verify/hash answers the stored verdict (with checked_at and the request's origin).
     const rest = await (await fetch(`${server.url}/api/v1/verify/hash/${sha}`)).text();
@@ -88,6 +90,7 @@ describe('stored public verdicts', () => {
     await expectForgotten(sha);
     const confirmed = await expectCurrent(sha);
     expect(confirmed).toMatchObject({ tier: 'issuer_confirmed', issuer: { name: INSTITUTION, domain_proven: false } });
+    expect(confirmed.note).toMatch(/its domain is not proven at present/);
 
     // The institution's domain proof (a row of ours, not the chain's).
     await db
@@ -126,8 +129,27 @@ describe('stored public verdicts', () => {
     await server.chainSync.idle();
     await expectForgotten(sha);
     const revoked = await expectCurrent(sha);
-    expect(revoked).toMatchObject({ valid: false, status: 'revoked' });
+    expect(revoked).toMatchObject({ valid: false, status: 'revoked', reason: 'revoked_fraud', reason_text: 'revoked as fraudulent', note: null });
   }, 120_000);
+
+  it('verdicts stored before an upgrade that changed their words are computed again (migration 2026-11-25T0000-verdict-words)', async () => {
+    const { db } = server.services;
+    const h = await holderWithCertificate(server, 'Bachelor of Laws');
+    const sha = h.row.sha256;
+    const current = await expectCurrent(sha);
+    expect(current.note).toBe(`Checked by Attesta only, not confirmed by ${INSTITUTION}.`);
+    // As an older server stored it: no reason_text, no note at the platform_verified tier. Nothing it was
+    // made of changes at an upgrade, so no trigger takes it away: it would be served as it is.
+    const { reason_text: _, ...older } = current;
+    const before = JSON.stringify({ ...older, note: null, certificate: { ...current.certificate, certificate_url: current.certificate.certificate_url.replace(server.url, ''), verification_url: current.certificate.verification_url.replace(server.url, '') } });
+    await db.updateTable('public_verdict').set({ body: before }).where('sha256', '=', sha).execute();
+    expect(JSON.parse((await stored(sha))!)).not.toHaveProperty('reason_text');
+    // The migration takes it away and marks it; the store computes it again with the words.
+    await upgradeVerdictWords(db);
+    await expectForgotten(sha);
+    expect(await expectCurrent(sha)).toMatchObject({ note: `Checked by Attesta only, not confirmed by ${INSTITUTION}.`, reason_text: null });
+    expect(await db.selectFrom('public_verdict').select('sha256').where('sha256', '=', sha).executeTakeFirst()).toBeTruthy();
+  }, 60_000);
 
   it('a record that expires is not served as it was once its expiry has passed, and is computed again', async () => {
     const { db, chain } = server.services;

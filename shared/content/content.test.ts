@@ -35,6 +35,23 @@ describe('documentation', () => {
     expect(searchDocumentation('record_verification').map((s) => s.id)).toEqual(['blockchain']);
     expect(searchDocumentation('nothing-like-this')).toEqual([]);
   });
+
+  it('says what "verified" means: issuer-confirmed only with a proven domain, otherwise "Checked by Attesta only"; unreadable text stays pending', () => {
+    const texts: string[] = [];
+    JSON.stringify(DOCUMENTATION_SECTIONS, (_k, v) => (typeof v === 'string' && texts.push(v), v));
+    const text = texts.join('\n');
+    const issuerStep = texts.find((t) => t.startsWith('issuer_verification: ')) ?? '';
+    expect(issuerStep).toBe(
+      'issuer_verification: if an approved institution whose domain is proven issued or confirmed this hash with its own key, the tier is issuer-confirmed; otherwise the certificate is "Checked by Attesta only", not confirmed by the institution it names (which need not be registered).',
+    );
+    expect(text).not.toMatch(/the institution is an approved on-chain issuer|otherwise platform-verified/);
+    expect(text).toContain('A document whose text could not be read is neither: it stays pending, with the reason, until the institution confirms it');
+    // The CLI reads the chain alone: it cannot promise the server's verdict in every respect.
+    expect(text).not.toContain('all give the same verdict');
+    expect(text).toContain('it says that it does not check the institution\'s domain proof');
+    const faq = FAQ_CATEGORIES.flatMap((c) => c.entries).find((e) => e.id === 'how-verification-works')!;
+    expect(faq.answer).toContain('a document whose text could not be read is neither: it stays pending, with the reason, until the institution confirms it');
+  });
 });
 
 describe('API endpoints', () => {

@@ -131,8 +131,8 @@ export const DOCUMENTATION_SECTIONS: DocSection[] = [
           'Create: the file is checked by its bytes (type, size, parse), images are converted to PDF, the file is stored, its SHA-256 is computed and anchored on chain as pending.',
           'hash_verification: the stored file re-hashes to the on-chain hash, and the record belongs to the holder.',
           'Document checks: the PDF parses; its text names the claimed title, institution and program and the holder (the full name on their profile, which they set before adding a certificate); tamper signals (incremental updates, edited-after-created dates, producer mismatch, embedded scripts or files) are flagged.',
-          'issuer_verification: the institution is an approved on-chain issuer; if it issued or confirmed this hash the tier is issuer-confirmed, otherwise platform-verified.',
-          'The platform key records verified or rejected, with a reason, on chain. Each step is a verification log entry; jobs survive restarts.',
+          'issuer_verification: if an approved institution whose domain is proven issued or confirmed this hash with its own key, the tier is issuer-confirmed; otherwise the certificate is "Checked by Attesta only", not confirmed by the institution it names (which need not be registered).',
+          'The platform key records verified or rejected, with a reason, on chain. A document whose text could not be read is neither: it stays pending, with the reason, until the institution confirms it (or the holder adds a PDF whose text can be read). Each step is a verification log entry; jobs survive restarts.',
         ],
       },
       {
@@ -223,7 +223,7 @@ export const DOCUMENTATION_SECTIONS: DocSection[] = [
       {
         heading: 'Verify, for anyone',
         paragraphs: [
-          'The public view, the Verification page (by ID, hash or dropped file hashed in the browser), the REST API and a CLI all give the same verdict from the chain record: integrity, status (verified, rejected, revoked, expired), trust tier, issuer, holder wallet, NFT and its owner, permanent copy, timestamps and transaction signatures. A mismatch shows both hashes.',
+          'The public view, the Verification page (by ID, hash or dropped file hashed in the browser), the REST API and a CLI all read the verdict from the chain record: integrity, status (verified, rejected, revoked, expired), trust tier, issuer, holder wallet, NFT and its owner, permanent copy, timestamps and transaction signatures. A mismatch shows both hashes. A certificate confirmed by an institution the operator suspended is not valid on any of them. The CLI reads the chain alone, so it cannot see what the server keeps off chain: it says that it does not check the institution\'s domain proof, and it does not show the title, institution and program the holder entered.',
         ],
       },
       {

@@ -51,7 +51,9 @@ export const REASON_TEXT: Record<ReasonCode, string> = {
   4: 'the institution named on the record is not an approved issuer',
   5: 'the document could not be read',
   6: "it breaks the platform's rules",
-  10: 'revoked by the institution that issued it',
+  // Code 10 is sent by the record's `issuer` (SPEC.md revoke_certificate): the institution that issued it,
+  // confirmed it, or was only asked by the holder to confirm it. The words must be true of all three.
+  10: 'revoked by the institution named on the record',
   11: 'revoked as fraudulent',
   12: "revoked at the holder's request",
   13: 'superseded by a newer certificate',
@@ -60,4 +62,14 @@ export const REASON_TEXT: Record<ReasonCode, string> = {
 
 export function reasonText(n: number): string {
   return isReasonCode(n) ? REASON_TEXT[n] : `reason code ${n}`;
+}
+
+/**
+ * Who revoked a record, beside their name: " (the issuing institution)" only when the record's issuer
+ * signed it (tier issuer_confirmed); below that tier the record names the institution the holder asked
+ * to confirm it, which never did. Nothing for the platform or an unknown key (their names say it).
+ */
+export function revokerRoleText(role: string | null | undefined, tier: unknown): string {
+  if (role !== 'issuer') return '';
+  return tier === 'issuer_confirmed' ? ' (the issuing institution)' : ' (the institution the holder asked to confirm it)';
 }

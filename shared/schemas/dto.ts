@@ -130,9 +130,10 @@ export interface VerdictDto {
    */
   valid: boolean;
   /**
-   * In words, why a record the chain calls verified is not valid, or what its confirmation does not
-   * cover ("<Institution>'s registration is suspended"; "<Institution> confirmed this file on chain; the
-   * title and program shown were entered by the holder and were not confirmed."). Null otherwise.
+   * In words, for a record the chain calls verified: why it is not valid, what its confirmation does not
+   * cover, or whose check it is ("<Institution>'s registration is suspended"; "<Institution> confirmed
+   * this file on chain; the title and program shown were entered by the holder and were not confirmed.";
+   * "Checked by Attesta only, not confirmed by <institution>." at the platform_verified tier). Null otherwise.
    */
   note: string | null;
   status: VerdictStatus;
@@ -142,9 +143,17 @@ export interface VerdictDto {
   expected_sha256?: string;
   actual_sha256?: string;
   record_address: string | null;
+  /**
+   * platform_verified: checked by Attesta only (file integrity; the document's text names the claimed
+   * title, institution, program and holder), not confirmed by the institution. issuer_confirmed: the
+   * institution's own key signed the record (see issuer.status and issuer.domain_proven).
+   */
   tier: TrustTierName;
   reason_code: number;
+  /** The reason code's name (content_mismatch, revoked_fraud…); null when none. */
   reason: string | null;
+  /** The reason in plain words ("the document does not name what was claimed"); null when none. */
+  reason_text?: string | null;
   /** The institution whose own key issued or confirmed the record (issuer-confirmed tier only). */
   issuer: VerdictInstitution | null;
   /** The institution the holder asked to confirm it, while it has not (never a confirmation). */

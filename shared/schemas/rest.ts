@@ -138,14 +138,24 @@ export const restVerdict = z
     valid: z
       .boolean()
       .describe('True only when the chain record exists, is verified, not revoked and not expired, its confirming institution (issuer_confirmed tier) is approved, and the claims shown were checked'),
-    note: z.string().nullable().describe('In words, why a verified record is not valid, or what its confirmation does not cover; null otherwise'),
+    note: z
+      .string()
+      .nullable()
+      .describe(
+        'In words, for a record the chain calls verified: why it is not valid, what its confirmation does not cover, or whose check it is ("Checked by Attesta only, not confirmed by <institution>." at the platform_verified tier); null otherwise',
+      ),
     status: z.enum(['verified', 'rejected', 'revoked', 'superseded', 'expired', 'pending', 'not_found']),
     integrity: z.enum(['match', 'mismatch', 'not_checked']),
     sha256: z.string().nullable(),
     record_address: z.string().nullable(),
-    tier: z.enum(TRUST_TIERS),
-    reason_code: z.number(),
-    reason: z.string().nullable(),
+    tier: z
+      .enum(TRUST_TIERS)
+      .describe(
+        "platform_verified = checked by Attesta only (file integrity; the document's text names the claimed title, institution, program and holder), not confirmed by the institution; issuer_confirmed = the institution's own key signed the record; see issuer.status and issuer.domain_proven; none = no positive verdict",
+      ),
+    reason_code: z.number().describe('0 when none; see reason and reason_text'),
+    reason: z.string().nullable().describe('The reason code by name (content_mismatch, revoked_fraud, revoked_superseded…); null when none'),
+    reason_text: z.string().nullable().describe('The reason in plain words, as the web app says it (rejected, revoked, superseded); null when none'),
     issuer: z.object({}).catchall(z.unknown()).nullable().describe('The institution whose own key issued or confirmed the record (issuer_confirmed tier only)'),
     confirmation_requested_from: z
       .object({}).catchall(z.unknown()).nullable()

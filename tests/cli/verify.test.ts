@@ -7,9 +7,10 @@ import { Connection, Keypair, Transaction } from '@solana/web3.js';
 import { fromHex, toHex } from '../../shared/program/codec';
 import { buildSoulboundMintInstructions } from '../../shared/program/mint';
 import { certificatePda } from '../../shared/program/pda';
+import { IssuerStatus } from '../../shared/program/codec';
 import { ReasonCode } from '../../shared/program/reasons';
-import { revokeCertificateIx } from '../../shared/program/instructions';
-import { DEMO_ISSUER_NAME } from '../../server/src/services/demo/seed';
+import { issueCertificateIx, requestConfirmationIx, revokeCertificateIx } from '../../shared/program/instructions';
+import { DEMO_ISSUER_DOMAIN, DEMO_ISSUER_NAME } from '../../server/src/services/demo/seed';
 import { loadOrCreateDemoKeys } from '../../server/src/services/demo/keys';
 import { tmpDataDir } from '../../server/test/helpers';
 import { startRpcServer } from '../../server/test/rpc-helpers';
@@ -50,8 +51,27 @@ async function verifiedCertificate(p: { holder?: Keypair; expiresAt?: bigint } =
   return { hash, hex: toHex(hash), holder };
 }
 
+/** An institution of our own, registered and approved on chain (its domain proof is the server's, off chain). */
+async function approvedInstitution(name: string) {
+  const chain = s.server.services.chain;
+  const kp = Keypair.generate();
+  await chain.registerIssuer({ authority: kp, name, uri: `${name.toLowerCase().replace(/\W+/g, '')}.example` }, { kind: 'register_issuer' });
+  await chain.setIssuerStatus({ authority: kp.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
+  return kp;
+}
+
+/** A certificate the institution issued with its own key (issuer_confirmed). */
+async function issuedCertificate(institution: Keypair) {
+  const chain = s.server.services.chain;
+  const hash = new Uint8Array(randomBytes(32));
+  const holder = Keypair.generate();
+  await chain.sendTransaction(new Transaction().add(issueCertificateIx(chain.programId, { hash, holder: holder.publicKey, authority: institution.publicKey, payer: chain.operator, expiresAt: 0n })), [institution], { kind: 'issue_certificate' });
+  return { hash, hex: toHex(hash), holder };
+}
+
 let dataDir: string;
 const demoHolderKey = () => loadOrCreateDemoKeys(dataDir).holder;
+const demoIssuerKey = () => loadOrCreateDemoKeys(dataDir).issuer;
 
 beforeAll(async () => {
   dataDir = tmpDataDir();
@@ -73,13 +93,67 @@ describe('attesta verify', () => {
     expect(r.stdout).toMatch(/\[PASS\] integrity .*exists on chain/);
     expect(r.stdout).toMatch(/\[PASS\] status +verified/);
     expect(r.stdout).toMatch(/\[PASS\] expiry +never expires/);
-    expect(r.stdout).toMatch(/\[PASS\] tier +issuer_confirmed/);
-    expect(r.stdout).toContain(`"${DEMO_ISSUER_NAME}"`);
-    expect(r.stdout).toMatch(/\[PASS\] issuer .*approved/);
+    // The tier alone passes nothing; the issuer step says whose key signed, and that the domain proof
+    // (the server's, off chain; the demo institution's is never proven) is not checked here.
+    expect(r.stdout).toMatch(/\[INFO\] tier +issuer_confirmed: the record says the institution's own key issued or confirmed it/);
+    const authority = demoIssuerKey().publicKey.toBase58();
+    expect(r.stdout).toContain(`[WARN] issuer     "${DEMO_ISSUER_NAME}" (https://${DEMO_ISSUER_DOMAIN}), approved; its own key ${authority} signed this record.`);
+    expect(r.stdout).toContain(`its domain ${DEMO_ISSUER_DOMAIN} is NOT checked by this CLI`);
+    expect(r.stdout).toContain(`"attesta-issuer=${authority}" at _attesta.${DEMO_ISSUER_DOMAIN}`);
+    expect(r.stdout).not.toMatch(/\[PASS\] (tier|issuer) /);
     expect(r.stdout).toContain(`[INFO] holder     ${demoHolderKey().publicKey.toBase58()}`);
     expect(r.stdout).toMatch(/\[INFO\] nft +not minted/);
     expect(r.stdout).toMatch(/\[INFO\] timestamps anchored \d{4}-/);
-    expect(r.stdout).toMatch(/^VALID: Verified certificate \(issuer_confirmed\) from Attesta Demo University/m);
+    expect(r.stdout).toContain(
+      `\nVALID: issued or confirmed by "${DEMO_ISSUER_NAME}" with its own key (an approved issuer on chain); its domain ${DEMO_ISSUER_DOMAIN} is not checked by this CLI (see issuer). Not revoked, not expired.\n`,
+    );
+  });
+
+  it('a platform-only check is VALID in words that never read as the institution\'s', async () => {
+    const c = await verifiedCertificate();
+    const r = await attesta(['verify', c.hex, '--rpc', s.url]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\[PASS\] tier +platform_verified: checked by Attesta only \(the file is intact and its text names the claimed title, institution, program and holder\); not confirmed by the institution\./);
+    expect(r.stdout).toMatch(/\[INFO\] issuer +none named on chain: no institution has confirmed it\./);
+    expect(r.stdout).toContain(
+      '\nVALID: checked by Attesta only, not confirmed by the institution (the file is intact and its text names the claimed title, institution, program and holder); ask the holder to request confirmation. Not revoked, not expired.\n',
+    );
+    expect(r.stdout).not.toMatch(/Verified certificate|issuer_confirmed/);
+
+    // Asked to confirm it, the institution is named as asked, never as having confirmed.
+    const asked = await approvedInstitution('Eastfield College');
+    const chain = s.server.services.chain;
+    await chain.sendTransaction(new Transaction().add(requestConfirmationIx(chain.programId, { hash: c.hash, holder: c.holder.publicKey, issuerAuthority: asked.publicKey })), [c.holder], { kind: 'request_confirmation' });
+    const j = await attesta(['verify', c.hex, '--rpc', s.url, '--json']);
+    expect(j.code).toBe(0);
+    const v = JSON.parse(j.stdout);
+    expect(v).toMatchObject({ verdict: 'valid', issuer: null, confirmationRequestedFrom: { name: 'Eastfield College', approved: true } });
+    expect(v.reason).toBe(
+      'checked by Attesta only, not confirmed by the institution (the file is intact and its text names the claimed title, institution, program and holder); the holder asked "Eastfield College" to confirm it, which it has not done yet. Not revoked, not expired.',
+    );
+    expect(v.steps.find((x: { step: string }) => x.step === 'issuer')).toMatchObject({ result: 'info', detail: 'confirmation requested from "Eastfield College" (eastfieldcollege.example) (approved); not confirmed by it.' });
+  });
+
+  it('a certificate confirmed by an institution the operator suspended is not valid (exit 1), as on the server', async () => {
+    const inst = await approvedInstitution('Westbrook Polytechnic');
+    const c = await issuedCertificate(inst);
+    const before = await attesta(['verify', c.hex, '--rpc', s.url, '--json']);
+    expect(before.code).toBe(0);
+    expect(JSON.parse(before.stdout)).toMatchObject({ verdict: 'valid', issuer: { name: 'Westbrook Polytechnic', status: 'approved', approved: true, domain: 'westbrookpolytechnic.example', domainProof: 'not_checked' } });
+
+    await s.server.services.chain.setIssuerStatus({ authority: inst.publicKey, status: IssuerStatus.Suspended }, { kind: 'set_issuer_status' });
+    const [r, j, server] = await Promise.all([
+      attesta(['verify', c.hex, '--rpc', s.url]),
+      attesta(['verify', c.hex, '--rpc', s.url, '--json']),
+      fetch(`${s.server.url}/api/v1/verify/hash/${c.hex}`).then((x) => x.json()),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/\[PASS\] status +verified/);
+    expect(r.stdout).toContain(`[FAIL] issuer     "Westbrook Polytechnic" (westbrookpolytechnic.example), suspended: its own key ${inst.publicKey.toBase58()} signed this record, but an institution that is not approved confirms nothing.`);
+    expect(r.stdout).toContain('\nNOT VALID: "Westbrook Polytechnic" signed this record with its own key, but its registration is suspended: its confirmation does not count.\n');
+    expect(JSON.parse(j.stdout)).toMatchObject({ verdict: 'not_valid', valid: false, exitCode: 1, issuer: { status: 'suspended', approved: false } });
+    // The server's verdict for the same hash agrees.
+    expect(server).toMatchObject({ valid: false, status: 'verified', tier: 'issuer_confirmed', note: "Westbrook Polytechnic's registration is suspended." });
   });
 
   it('--json prints a verdict that parses; rejected and pending certificates exit 1 with the reason', async () => {
@@ -100,12 +174,18 @@ describe('attesta verify', () => {
     expect(v.steps.map((x: { step: string }) => x.step)).toEqual(['integrity', 'status', 'expiry', 'tier', 'issuer', 'holder', 'nft', 'timestamps']);
 
     expect(rej.code).toBe(1);
-    expect(rej.stdout).toMatch(/\[FAIL\] status +rejected \(reason: content_mismatch\)/);
-    expect(rej.stdout).toMatch(/^NOT VALID: The certificate was rejected \(content_mismatch\)\./m);
+    // The reason in words (the code's name only beside them).
+    expect(rej.stdout).toMatch(/\[FAIL\] status +rejected on \d{4}-[^:]+:\d\d:\d\d\.\d+Z: the document does not name what was claimed \(content_mismatch\)\./);
+    expect(rej.stdout).toMatch(/^NOT VALID: The certificate was rejected: the document does not name what was claimed\.$/m);
     expect(pend.code).toBe(1);
     expect(pend.stdout).toMatch(/NOT VALID: The certificate is pending verification\./);
     expect(rejJson.code).toBe(1);
-    expect(JSON.parse(rejJson.stdout)).toMatchObject({ verdict: 'not_valid', valid: false, certificate: { status: 'rejected', reasonCode: ReasonCode.ContentMismatch, reason: 'content_mismatch' } });
+    expect(JSON.parse(rejJson.stdout)).toMatchObject({
+      verdict: 'not_valid',
+      valid: false,
+      reason: 'The certificate was rejected: the document does not name what was claimed.',
+      certificate: { status: 'rejected', reasonCode: ReasonCode.ContentMismatch, reason: 'content_mismatch', reasonText: 'the document does not name what was claimed' },
+    });
   });
 
   it('a revoked certificate exits 1 with the revocation reason', async () => {
@@ -117,8 +197,28 @@ describe('attesta verify', () => {
     const r = await attesta(['verify', c.hex, '--rpc', s.url, '--json']);
     expect(r.code).toBe(1);
     const v = JSON.parse(r.stdout);
-    expect(v).toMatchObject({ verdict: 'not_valid', reason: 'The certificate was revoked (revoked_fraud).', certificate: { status: 'revoked', reason: 'revoked_fraud', verifier: chain.operator.toBase58() } });
+    expect(v).toMatchObject({ verdict: 'not_valid', reason: `The certificate was revoked on ${v.certificate.revokedAt}: revoked as fraudulent.`, certificate: { status: 'revoked', reason: 'revoked_fraud', reasonText: 'revoked as fraudulent', verifier: chain.operator.toBase58() } });
     expect(v.certificate.revokedAt).toMatch(/^\d{4}-/);
+    expect(v.steps.find((x: { step: string }) => x.step === 'status').detail).toBe(`revoked on ${v.certificate.revokedAt} by ${chain.operator.toBase58()}: revoked as fraudulent (revoked_fraud).`);
+  });
+
+  it('a revocation by the institution says what part it played: issuing it, or only being asked to confirm it', async () => {
+    const chain = s.server.services.chain;
+    const inst = await approvedInstitution('Southgate Institute');
+    const issued = await issuedCertificate(inst);
+    const asked = await verifiedCertificate();
+    await chain.sendTransaction(new Transaction().add(requestConfirmationIx(chain.programId, { hash: asked.hash, holder: asked.holder.publicKey, issuerAuthority: inst.publicKey })), [asked.holder], { kind: 'request_confirmation' });
+    for (const c of [issued, asked]) {
+      await chain.sendTransaction(new Transaction().add(revokeCertificateIx(chain.programId, { hash: c.hash, authority: inst.publicKey, reasonCode: ReasonCode.RevokedByIssuer })), [inst], { kind: 'revoke_certificate' });
+    }
+    const [i, a] = await Promise.all([attesta(['verify', issued.hex, '--rpc', s.url]), attesta(['verify', asked.hex, '--rpc', s.url])]);
+    const key = inst.publicKey.toBase58();
+    expect(i.code).toBe(1);
+    expect(i.stdout).toMatch(new RegExp(`\\[FAIL\\] status +revoked on \\S+ by Southgate Institute \\(the issuing institution\\), key ${key}: revoked by the institution named on the record \\(revoked_by_issuer\\)\\.`));
+    expect(i.stdout).toMatch(/^NOT VALID: The certificate was revoked on \S+: revoked by the institution named on the record\.$/m);
+    expect(a.code).toBe(1);
+    expect(a.stdout).toMatch(new RegExp(`\\[FAIL\\] status +revoked on \\S+ by Southgate Institute \\(the institution the holder asked to confirm it\\), key ${key}: revoked by the institution named on the record \\(revoked_by_issuer\\)\\.`));
+    expect(a.stdout).not.toMatch(/issuing institution|that issued it/);
   });
 
   it('an expired certificate exits 1', async () => {

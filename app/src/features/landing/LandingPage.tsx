@@ -60,13 +60,13 @@ const FEATURES = [
   {
     icon: QrCode,
     title: 'Share Anywhere',
-    description: 'A public link and QR code for every certificate. Recipients need no wallet and no account.',
+    description: 'A public link and QR code for every verified certificate. Recipients need no wallet and no account.',
   },
   {
     icon: Building2,
     title: 'Trusted Issuers',
     description:
-      'Institutions register on chain as issuers and can confirm the certificates they issued, raising them to issuer-confirmed.',
+      'Approved institutions that prove their domain can confirm the certificates they issued, raising them to issuer-confirmed.',
   },
 ];
 

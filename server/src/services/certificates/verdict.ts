@@ -1,6 +1,6 @@
 import { CertificateStatus, TrustTier, fromHex, isExpired, type CertificateAccount } from '../../../../shared/program/codec';
 import { certificateStatusName, issuerStatusName, trustTierName } from '../../../../shared/program/names';
-import { ReasonCode, reasonName } from '../../../../shared/program/reasons';
+import { ReasonCode, reasonName, reasonText } from '../../../../shared/program/reasons';
 import type { VerdictDto, VerdictStatus } from '../../../../shared/schemas/dto';
 import { parseVerificationDetails, claimsWereChecked } from '../../../../shared/schemas/details';
 import type { CertificateRow } from '../../db/schema';
@@ -129,6 +129,9 @@ export class VerdictService {
 
 }
 
+/** `reason_text` of a certificate whose record now names another holder (its own claim is over). */
+const SUPERSEDED_TEXT = 'an institution issued this file to another wallet; this earlier claim was never confirmed by the institution and no longer counts';
+
 /** The verdict's JSON text as stored and cached: without checked_at (added when it is sent). */
 export const verdictText = (v: VerdictDto) => JSON.stringify({ ...v, checked_at: undefined });
 
@@ -173,14 +176,17 @@ export async function computeVerdict(src: VerdictSources, p: VerdictQuery): Prom
       ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
       : verified && confirmer && !confirmer.domain_proven
         ? `${institution}'s own key signed the record, but its domain${confirmer.domain ? ` ${confirmer.domain}` : ''} is not proven at present.`
-        : null;
+        : verified && !claimsUnchecked && part.tier === 'platform_verified'
+          ? // The platform's check is never to be read as the institution's word: say whose it is, and whose it is not.
+            `Checked by Attesta only, not confirmed by ${row?.institution_name || part.confirmation_requested_from?.name || 'the institution'}.`
+          : null;
   const verdict: VerdictDto = {
     valid: verified && !mismatch && !confirmerNotApproved && !claimsUnchecked,
     note,
     integrity: p.fileSha256 === undefined ? 'not_checked' : mismatch ? 'mismatch' : found ? 'match' : 'not_checked',
     ...(mismatch ? { expected_sha256: p.sha256, actual_sha256: p.fileSha256 } : {}),
     ...part,
-    ...(superseded ? { status: 'superseded' as const, tier: 'none' as const, reason_code: ReasonCode.RevokedSuperseded, reason: reasonName(ReasonCode.RevokedSuperseded) } : {}),
+    ...(superseded ? { status: 'superseded' as const, tier: 'none' as const, reason_code: ReasonCode.RevokedSuperseded, reason: reasonName(ReasonCode.RevokedSuperseded), reason_text: SUPERSEDED_TEXT } : {}),
     certificate: row ? toPublicCertificateDto(row, row, p.origin) : null,
     checked_at: new Date().toISOString(),
   };
@@ -236,6 +242,7 @@ export async function chainPartOf(svc: { db: Services['db']; chain: ChainRecords
     tier: record ? trustTierName(record.tier) ?? 'none' : 'none',
     reason_code: record?.reasonCode ?? 0,
     reason: record && record.reasonCode ? reasonName(record.reasonCode) : null,
+    reason_text: record && record.reasonCode ? reasonText(record.reasonCode) : null,
     issuer,
     confirmation_requested_from: requested,
     holder_wallet: record?.holder.toBase58() ?? null,

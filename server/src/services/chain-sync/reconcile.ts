@@ -1,6 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import { CertificateStatus, TrustTier, fromHex, type CertificateAccount } from '../../../../shared/program/codec';
-import { ReasonCode, reasonName, reasonText } from '../../../../shared/program/reasons';
+import { ReasonCode, reasonName, reasonText, revokerRoleText } from '../../../../shared/program/reasons';
 import { claimsWereChecked, parseVerificationDetails, type ConfirmedDetails, type RevokedDetails, type SupersededDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
 import { claimsOf, findBySha256, updateCertificate } from '../../db/certificates';
 import { newId } from '../../lib/ids';
@@ -92,7 +92,7 @@ export async function chainDecision(svc: Pick<Services, 'chain'>, row: Certifica
       tier: row.tier,
       verification_details: {
         kind: 'revoked',
-        reason: `Revoked on ${day(record.revokedAt)} by ${who}: ${reasonText(record.reasonCode)}.`,
+        reason: `Revoked on ${day(record.revokedAt)} by ${who}${revokerRoleText(by?.role, row.tier)}: ${reasonText(record.reasonCode)}.`,
         reason_code: record.reasonCode,
         reason_name: reasonName(record.reasonCode),
         tier: row.tier,

@@ -1,9 +1,7 @@
-import { reasonText } from '../../../../../shared/program/reasons';
+import { reasonText, revokerRoleText } from '../../../../../shared/program/reasons';
 import { formatDate } from '../../../lib/dates';
 
 type Party = { name?: string | null; role?: string; authority?: string } | null | undefined;
-
-const roleOf = (p: Party) => (p?.role === 'issuer' ? ' (the issuing institution)' : p?.role === 'platform' ? '' : '');
 
 /**
  * What others did to a certificate on chain — revoked it, or issued its file to another holder — in
@@ -17,7 +15,7 @@ export function chainReason(status: string, details: Record<string, unknown> | n
     const who = by?.name ?? 'an authorised key';
     const when = typeof details.revoked_at === 'string' ? ` on ${formatDate(details.revoked_at)}` : '';
     const why = typeof details.reason_code === 'number' && details.reason_code ? `: ${reasonText(details.reason_code)}` : '';
-    return `Revoked${when} by ${who}${roleOf(by)}${why}.`;
+    return `Revoked${when} by ${who}${revokerRoleText(by?.role, details.tier)}${why}.`;
   }
   if (status === 'superseded') {
     const by = details.superseded_by as Party;
