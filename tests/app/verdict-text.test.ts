@@ -78,6 +78,9 @@ describe('verdict words and badge', () => {
     expect(steps.issuer.text).toContain('Ask the holder to request confirmation from Northwind Polytechnic.');
     const asked = verdictSummary(verdict({ confirmation_requested_from: { ...provenIssuer, name: 'Northwind Polytechnic' } }));
     expect(asked.text).toContain('The holder asked Northwind Polytechnic to confirm it; it has not confirmed it yet.');
+    // The server's note for this tier (REST's words) repeats the tier step: the status stays a pass, without it.
+    const noted = verdictSteps(verdict({ note: 'Checked by Attesta only, not confirmed by Northwind Polytechnic.' }));
+    expect(noted.status).toMatchObject({ tone: 'pass', note: null });
   });
 
   it('a holder name no check found is not said to be named by the document', () => {

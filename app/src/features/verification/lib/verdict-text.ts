@@ -165,7 +165,10 @@ export function verdictSteps(verdict: VerdictDto): VerdictSteps {
   // confirmation does not cover, a suspended institution), or the server adds a caveat (a domain not proven).
   const mismatch = verdict.integrity === 'mismatch';
   const claimsNotCovered = verified && !verdict.valid && !mismatch;
-  const statusTone: Tone = verified ? (verdict.valid && !verdict.note ? 'pass' : 'warn') : status === 'pending' ? 'warn' : 'fail';
+  // The server's note for a platform-only check only repeats the tier step ("Checked by Attesta only, not
+  // confirmed by …"): it is no caveat on the status.
+  const caveat = verified && verdict.note && verdict.tier !== 'platform_verified' ? verdict.note : null;
+  const statusTone: Tone = verified ? (verdict.valid && !caveat ? 'pass' : 'warn') : status === 'pending' ? 'warn' : 'fail';
   const statusTitle = !verified
     ? (STATUS_TEXT[status] ?? status)
     : mismatch
@@ -242,7 +245,7 @@ export function verdictSteps(verdict: VerdictDto): VerdictSteps {
 
   const statusReason = !verified ? verdictReason(verdict) : claimsNotCovered && !verdict.note ? verdictReason(verdict) : null;
   return {
-    status: { tone: statusTone, title: `Status: ${statusTitle}`, note: verified ? verdict.note : null, reason: statusReason },
+    status: { tone: statusTone, title: `Status: ${statusTitle}`, note: verified && !verdict.valid ? verdict.note : caveat, reason: statusReason },
     tier: { tone: tierTone, text: tierText },
     issuer: { tone: issuerTone, text: issuerText },
   };
