@@ -103,6 +103,27 @@ describe('permanent copies served read-only at /permanent/:id', () => {
     expect(meta.attributes).toContainEqual({ trait_type: 'Trust Tier', value: 'Checked by Attesta only' });
   });
 
+  it('names the signing institution, its domain and whether it is proven: "Issuer confirmed" only when proven', () => {
+    const cert = { title: 'Diploma', institution_name: 'Northfield (as typed)', program_name: 'Physics', issue_date: '2025-06-01', sha256: 'ab'.repeat(32), record_address: PublicKey.unique().toBase58(), tier: 'issuer_confirmed' };
+    const links = { verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}`, imageUrl: `${base}/permanent/${'ef'.repeat(32)}` };
+    const attrs = (m: ReturnType<typeof nftMetadataJson>) => Object.fromEntries(m.attributes.map((a) => [a.trait_type, a.value]));
+    const proven = nftMetadataJson({ cert, issuer: { name: 'Northfield University', domain: 'northfield.test', domain_proven: true }, ...links });
+    expect(proven.description).toContain('Confirmed by Northfield University (northfield.test, domain proven): its own key signed the record.');
+    expect(attrs(proven)).toMatchObject({ 'Trust Tier': 'Issuer confirmed', 'Signed By': 'Northfield University', 'Issuer Domain': 'northfield.test', 'Domain Proven': 'Yes', Institution: 'Northfield (as typed)' });
+    const unproven = nftMetadataJson({ cert, issuer: { name: 'Attesta Demo University', domain: 'demo.attesta.example', domain_proven: false }, ...links });
+    expect(unproven.description).toContain("The record was signed with Attesta Demo University's own key, but its domain demo.attesta.example was not proven when this token was minted.");
+    expect(unproven.description).not.toContain('Confirmed by');
+    expect(attrs(unproven)).toMatchObject({ 'Trust Tier': 'Signed, domain not proven', 'Domain Proven': 'No' });
+    // No institution read at all: never "Issuer confirmed".
+    expect(attrs(nftMetadataJson({ cert, ...links }))['Trust Tier']).toBe('Signed, domain not proven');
+
+    const confirmedSvg = badgeSvg({ institution: 'Northfield University', tier: 'issuer_confirmed', domain: 'northfield.test', verifyHost: 'attesta.example' });
+    for (const t of ['CONFIRMED BY', '>Northfield<', '>University<', 'northfield.test · domain proven', 'Issuer confirmed']) expect(confirmedSvg).toContain(t);
+    const signedSvg = badgeSvg({ institution: 'Attesta Demo University', tier: 'issuer_signed', domain: 'demo.attesta.example', verifyHost: 'attesta.example' });
+    for (const t of ['SIGNED WITH THE KEY OF', 'demo.attesta.example · domain not proven', 'Signed, domain not proven']) expect(signedSvg).toContain(t);
+    for (const t of ['CONFIRMED BY', 'Issuer confirmed']) expect(signedSvg).not.toContain(t);
+  });
+
   it('renders the badge picture once per institution and tier and serves it as image/png', async () => {
     const input = { institution: 'Harbor Institute', tier: 'issuer_confirmed', verifyHost: 'attesta.example' };
     const png = await renderBadgePng(input);

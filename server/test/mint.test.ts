@@ -91,7 +91,8 @@ describe('mint through the holder wallet', () => {
     expect(row.verification_url).toBe(`${server.url}/view/${cert.user_id}/${cert.id}`); // the share link: the address the user is on
     expect(nft.uri).toMatch(new RegExp(`^${permanentBase}/permanent/[0-9a-f]{64}$`));
     expect(meta).toMatchObject({ name: longTitle, symbol: 'ATST', external_url: verifyUrl, properties: { category: 'image' } });
-    expect(meta.description).toEqual(expect.stringContaining('Harbor Institute'));
+    expect(meta.description).toEqual(expect.stringContaining('Checked by Attesta only (the file\'s text names these claims and its holder), not confirmed by Harbor Institute.'));
+    expect(meta.description).not.toMatch(/Confirmed by|own key/);
     const attr = Object.fromEntries(meta.attributes.map((a: { trait_type: string; value: string }) => [a.trait_type, a.value]));
     expect(attr).toMatchObject({
       Institution: 'Harbor Institute',
@@ -102,6 +103,8 @@ describe('mint through the holder wallet', () => {
       'Verification URL': verifyUrl,
       'Trust Tier': 'Checked by Attesta only',
     });
+    // No institution signed it: no signer, domain or proof named.
+    for (const signer of ['Signed By', 'Issuer Domain', 'Domain Proven']) expect(attr[signer]).toBeUndefined();
 
     // The picture wallets show: a PNG badge in the permanent store, listed first among the files.
     expect(meta.image).toMatch(new RegExp(`^${permanentBase}/permanent/[0-9a-f]{64}$`));

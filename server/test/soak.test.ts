@@ -116,10 +116,12 @@ describe('soak findings', () => {
       });
       expect(done.verification_status).toBe('verified');
       expect(done.tier).toBe('platform_verified');
-      // Found by name (the reason says so), but a name match is not a confirmation: no `issuer` below the
-      // issuer-confirmed tier (red-team finding 11; it used to name Quayside College here).
+      // Found by name (the issuer step's log says so), but a name match is not a confirmation: no `issuer`
+      // below the issuer-confirmed tier (red-team finding 11; it used to name Quayside College here).
       expect(done.verification_details?.issuer ?? null).toBeNull();
-      expect(done.verification_details?.reason).toMatch(/An approved institution of that name exists; it has not confirmed this certificate/);
+      expect(done.verification_details?.reason).toBe(`Not confirmed by ${claims.institution_name}: checked by Attesta only.`);
+      const issuerStep = (await c.client.certificate.logs.query({ id: created.id })).find((l) => l.verification_step === 'issuer_verification');
+      expect(issuerStep?.details).toMatchObject({ institution_approved: true, issuer: null });
       expect(scans).toBe(scansAfterFirst); // no full scan since the first lookup, whatever changed
 
       // A fresh start scans the restored accounts: the same list as the one kept up to date.

@@ -50,6 +50,26 @@ export interface CertificateDto {
   claims_confirmed: boolean;
   /** The revoking institution's or operator's note (kept off chain; shown to the holder). */
   revocation_note: string | null;
+  /**
+   * What the public verdict of this certificate (its share link) says now — the holder sees what a
+   * verifier will: whether it is valid (`VerdictDto.valid`: never for a certificate that is not
+   * verified; not for a verified one whose confirming institution is suspended, that expired, or whose
+   * claims its confirmation does not cover).
+   */
+  public_valid: boolean;
+  /**
+   * The public verdict's note (`VerdictDto.note`): why a verified certificate is not valid, or what its
+   * confirmation does not cover (a domain not proven); "Expired on <date>." when its record expired.
+   */
+  public_note: string | null;
+  /** When its on-chain record expires or expired (ISO), for verified certificates; null: never, or not read. */
+  expires_at: string | null;
+  /**
+   * The institution whose own key issued or confirmed the record, as the public verdict names it now:
+   * its registration status, domain and whether the domain is proven. Null below the issuer-confirmed
+   * tier, and when the chain could not be read.
+   */
+  public_issuer: VerdictInstitution | null;
 }
 
 export interface VerificationLogDto {
@@ -83,7 +103,10 @@ export interface VerificationAttemptDto {
 
 export interface CertificateStatsDto {
   total: number;
+  /** Verified and valid by the public verdict: what a verifier sees as valid (see `not_valid`). */
   verified: number;
+  /** Verified on record, but not valid by the public verdict now (institution suspended, expired…). */
+  not_valid: number;
   pending: number;
   rejected: number;
   minted: number;

@@ -145,6 +145,60 @@ describeE2E('development wallet: named local accounts in a real browser', { env:
     await page.context().close();
   });
 
+  it('"Operator" suspends the demo institution: the Holder\'s cert-1 page says Not valid and why, with no QR code and no mint; the dashboard does not count it as verified', async () => {
+    const holder = await newcomer();
+    await pick(holder, 'Holder');
+    // cert-2: pending, no run under way — no spinner pretending one is.
+    await holder.goto('/certificates/cert-2');
+    await expect.poll(() => holder.getByTestId('pending-status').textContent(), { timeout: 15_000 }).toBe('Not verified yet: use Check Status to start.');
+    expect(await holder.getByText('Verification in progress').count()).toBe(0);
+    // cert-1 before: valid; what was checked, its institution's domain honestly not proven; shareable, mintable.
+    await holder.goto('/certificates/cert-1');
+    const badge = holder.locator('main [data-testid=status-badge]').first();
+    await expect.poll(() => badge.getAttribute('data-status'), { timeout: 15_000 }).toBe('verified');
+    expect(await holder.getByTestId('holder-verdict').textContent()).toBe("Signed with Attesta Demo University's own key, but its domain demo.attesta.example is not proven.");
+    await visible(holder.getByText('Anyone with the link can check'));
+    await visible(holder.getByRole('button', { name: 'Mint as NFT' }));
+
+    const operator = await newcomer();
+    await pick(operator, 'Operator');
+    await operator.goto('/operator');
+    const row = operator.getByTestId('issuer-row').filter({ hasText: 'Attesta Demo University' });
+    await row.getByRole('button', { name: 'Suspend Attesta Demo University' }).click();
+    await operator.locator('[data-sonner-toast]').filter({ hasText: 'Institution Suspended' }).first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => row.getByTestId('issuer-status').getAttribute('data-status')).toBe('suspended');
+    await operator.context().close();
+
+    // After a reload (HTTP cache on): what a verifier reads — not valid, and why; nothing to share or mint.
+    await holder.reload();
+    await expect.poll(() => badge.getAttribute('data-status'), { timeout: 15_000 }).toBe('not_valid');
+    expect(await badge.innerText()).toBe('Not valid');
+    expect(await holder.getByTestId('public-not-valid').innerText()).toContain("Attesta Demo University's registration is suspended.");
+    expect(await holder.getByTestId('holder-verdict').textContent()).toBe("Signed with Attesta Demo University's own key, but its registration is suspended.");
+    expect(await holder.locator('[data-testid=certificate-preview] svg').first().getAttribute('data-status')).toBe('not_valid');
+    expect(await holder.getByText('Anyone with the link can check').count()).toBe(0);
+    expect(await holder.getByText('Scan to verify this certificate').count()).toBe(0);
+    expect(await holder.getByRole('button', { name: /Copy public link|Mint as NFT/ }).count()).toBe(0);
+    await visible(holder.getByTestId('mint-not-valid'));
+    expect(await holder.locator('main').getByText(/^Verified$/).count()).toBe(1); // only attempt 1's own badge: that run did verify it
+    await screenshot(holder, 'dev-accounts-06-holder-institution-suspended');
+    a11y['holder-suspended'] = await seriousViolations(holder);
+
+    // The public page agrees.
+    const visitor = await e2e.page();
+    await visitor.goto('/view/u_demo/cert-1');
+    await expect.poll(() => visitor.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('false');
+    await visitor.context().close();
+
+    // The dashboard counts it as not valid, never as verified.
+    await holder.goto('/dashboard');
+    await expect.poll(() => holder.getByTestId('stat-verified').textContent(), { timeout: 15_000 }).toBe('0');
+    await expect.poll(() => holder.getByTestId('stat-not-valid').textContent()).toMatch(/^\d+ more (is|are) verified on record but not valid now$/);
+    await visible(holder.getByRole('img', { name: 'Not valid' }).first());
+    await screenshot(holder, 'dev-accounts-07-dashboard-institution-suspended');
+    await holder.context().close();
+  });
+
   it('has no page errors and no serious or critical axe-core violations', () => {
     expect(errors.flat()).toEqual([]);
     const bad = Object.entries(a11y).filter(([, v]) => v.length);

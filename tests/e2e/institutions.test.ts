@@ -27,6 +27,8 @@ const issuedClaims: CertificateClaims = { title: 'Master of Engineering', instit
 const ownClaims: CertificateClaims = { title: 'Bachelor of Science', institution_name: INSTITUTION, program_name: 'Mathematics', issue_date: today, holder: HOLDER };
 const declinedClaims: CertificateClaims = { title: 'Diploma in Statistics', institution_name: INSTITUTION, program_name: 'Statistics', issue_date: today, holder: HOLDER };
 const DECLINE_REASON = 'Our records show no such diploma for this holder.';
+/** What the holder reads once the institution signed: who, its domain, proven (never "the institution"). */
+const CONFIRMED = `Confirmed by ${INSTITUTION} (${DOMAIN}, domain proven): its own key signed the record.`;
 
 const dns = await startDnsServer();
 const institutionKey = newDevKeypair();
@@ -178,7 +180,7 @@ describeE2E(
       await p.getByText(issuedClaims.title).first().click();
       await p.waitForURL(/\/certificates\/[^/]+$/);
       await visible(p.getByTestId('confirmation-panel'));
-      await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 15_000 }).toContain('Confirmed by the institution');
+      await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 15_000 }).toContain(CONFIRMED);
     });
 
     it('the holder asks the institution to confirm their own upload; it confirms; the page turns confirmed live', async () => {
@@ -187,6 +189,13 @@ describeE2E(
       await toast(p, 'Certificate Created');
       await p.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 15_000 });
       await p.locator('main').getByText(/^Verified$/).first().waitFor({ timeout: SETTLE_MS });
+      // Checked by the platform only: said so, in those words, and the institution step is no green check.
+      await expect
+        .poll(() => p.getByTestId('holder-verdict').textContent())
+        .toBe(`Checked by Attesta only: the file is intact and its text names the title, institution, program and ${HOLDER}; not confirmed by ${INSTITUTION}. Ask the institution to confirm it (below).`);
+      const institutionStep = p.locator('[data-testid=verification-log][data-step=issuer_verification]').first();
+      await expect.poll(() => institutionStep.getAttribute('data-tone')).toBe('neutral');
+      expect((await institutionStep.innerText()).replace(/\s+/g, ' ')).toContain(`Institution confirmation Not confirmed by ${INSTITUTION}: checked by Attesta only.`);
       const panel = p.getByTestId('confirmation-panel');
       await visible(panel.getByRole('button', { name: 'Request confirmation' }));
       await expect.poll(() => panel.getByLabel('Institution', { exact: true }).locator('option').first().textContent()).toContain(INSTITUTION);
@@ -211,7 +220,9 @@ describeE2E(
       await toast(q, 'Certificate Confirmed');
 
       // The holder's open page (no reload) follows.
-      await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 20_000 }).toContain('Confirmed by the institution');
+      await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 20_000 }).toContain(CONFIRMED);
+      await expect.poll(() => p.getByTestId('holder-verdict').textContent()).toBe(CONFIRMED);
+      expect(await p.getByTestId('holder-verdict').getAttribute('data-confirmed')).toBe('true');
       await screenshot(p, 'inst-07-holder-confirmed');
       await visible(q.getByTestId('issued-row').filter({ hasText: ownClaims.title }));
     });
@@ -266,7 +277,7 @@ describeE2E(
       await h.getByText(ownClaims.title).first().click();
       await h.waitForURL(/\/certificates\/[^/]+$/);
       const id = new URL(h.url()).pathname.split('/').pop()!;
-      await expect.poll(() => h.getByTestId('request-state').textContent(), { timeout: 15_000 }).toContain('Confirmed by the institution');
+      await expect.poll(() => h.getByTestId('request-state').textContent(), { timeout: 15_000 }).toContain(CONFIRMED);
       // Its public link, from the institution's list (a visitor's way in).
       await institution.goto('/institution');
       const href = await institution.getByTestId('issued-row').filter({ hasText: ownClaims.title }).getByRole('link', { name: /Public view/ }).getAttribute('href');

@@ -143,6 +143,14 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await visible(page.getByRole('heading', { level: 1, name: 'Bachelor of Science' }));
     await expect.poll(() => attempts.first().getAttribute('data-outcome')).toBe('verified');
     expect(await attempts.count()).toBe(3);
+    // What was checked, in words: by the platform only, not by the institution the holder named — and
+    // the institution step is a neutral mark, not a green check.
+    await expect
+      .poll(() => page.getByTestId('holder-verdict').textContent())
+      .toBe('Checked by Attesta only: the file is intact and its text names the title, institution, program and Alex Demo; not confirmed by Northwind Polytechnic. Ask the institution to confirm it (below).');
+    const institutionStep = attempts.first().locator('[data-testid=verification-log][data-step=issuer_verification]');
+    expect(await institutionStep.getAttribute('data-tone')).toBe('neutral');
+    expect(await institutionStep.textContent()).toContain('Not confirmed by Northwind Polytechnic: checked by Attesta only.');
     await gone(page.getByRole('button', { name: 'Edit Details' }));
     await screenshot(page, 'issue1-after-corrected-verified');
   }, 240_000);

@@ -109,8 +109,8 @@ export function listOwn(db: Db, userId: string, filter: { status?: CertificateSt
   return q.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit ?? 200).execute();
 }
 
-/** How many of `userId`'s certificates are in each state (and minted). */
-export async function ownStats(db: Db, userId: string): Promise<CertificateStatsDto> {
+/** How many of `userId`'s certificates are in each state (and minted); `verified` by their rows (the router counts the valid ones). */
+export async function ownStats(db: Db, userId: string): Promise<Omit<CertificateStatsDto, 'not_valid'>> {
   const r = await db
     .selectFrom('certificate')
     .select((eb) => [

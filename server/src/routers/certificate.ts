@@ -7,6 +7,7 @@ import { AWAITING_VERIFICATION, claimsOf, getCertificate, listOwn, ownOrNotFound
 import { DomainError } from '../lib/errors';
 import { stepOrder, verificationAttempts } from '../services/certificates/attempts';
 import { toCertificateDto, toLogDto } from '../services/certificates/dto';
+import { standingOf, standingsOf } from '../services/certificates/standing';
 import { createCertificate } from '../services/certificates/intake';
 import { issuersForInput, requestConfirmationInput, submitSignedInput } from '../../../shared/schemas/institutions';
 import { issuersFor, prepareRequest, requestFlow, requestsOfCertificate } from '../services/issuers/requests';
@@ -15,6 +16,9 @@ import { protectedProcedure, router } from '../trpc';
 
 /** Own certificates only: someone else's id is indistinguishable from a missing one. */
 const ownCertificate = (ctx: Context & { session: Session }, id: string) => ownOrNotFound(ctx.db, ctx.session.user.id, id);
+
+/** One certificate as its holder sees it: with what its public verdict says now (services/certificates/standing.ts). */
+const holderView = async (ctx: Context, row: CertificateRow) => toCertificateDto(row, ctx.origin, await standingOf(ctx, row, ctx.origin));
 
 /**
  * A revoked or superseded certificate is final: the chain decided it (the institution or the operator
@@ -40,15 +44,17 @@ export const certificateRouter = router({
   /** FormData: title, institution_name, program_name, issue_date, certificate_file. */
   create: protectedProcedure.input(createCertificateInput).mutation(async ({ ctx, input }) => {
     const row = await createCertificate(ctx, ctx.session.user, input);
-    return toCertificateDto(row, ctx.origin);
+    return holderView(ctx, row);
   }),
 
   list: protectedProcedure.input(listCertificatesInput).query(async ({ ctx, input }) => {
     const rows = await listOwn(ctx.db, ctx.session.user.id, { status: input?.status, search: input?.search, limit: input?.limit });
-    return rows.map((r) => toCertificateDto(r, ctx.origin));
+    // Not a verdict each: the same rules over the rows, the chain read for issuer-confirmed ones only.
+    const standings = await standingsOf(ctx, rows);
+    return rows.map((r, i) => toCertificateDto(r, ctx.origin, standings[i]));
   }),
 
-  byId: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => toCertificateDto(await ownCertificate(ctx, input.id), ctx.origin)),
+  byId: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => holderView(ctx, await ownCertificate(ctx, input.id))),
 
   logs: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => {
     await ownCertificate(ctx, input.id);
@@ -61,7 +67,17 @@ export const certificateRouter = router({
   /** The verification runs of a certificate, oldest first, each with its own steps (one job = one attempt). */
   attempts: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => verificationAttempts(ctx.db, await ownCertificate(ctx, input.id))),
 
-  stats: protectedProcedure.query(({ ctx }): Promise<CertificateStatsDto> => ownStats(ctx.db, ctx.session.user.id)),
+  /**
+   * The dashboard's counters. Verified counts what a verifier sees as valid (the public verdict); a
+   * certificate verified on record but not valid now (its institution suspended, expired…) is counted
+   * in `not_valid` instead.
+   */
+  stats: protectedProcedure.query(async ({ ctx }): Promise<CertificateStatsDto> => {
+    const counts = await ownStats(ctx.db, ctx.session.user.id);
+    const verified = await listOwn(ctx.db, ctx.session.user.id, { status: 'verified', limit: counts.verified });
+    const valid = (await standingsOf(ctx, verified)).filter((s) => s.public_valid).length;
+    return { ...counts, verified: valid, not_valid: counts.verified - valid };
+  }),
 
   /** The seed's Check Status: (re)starts verification of a pending certificate. */
   startVerification: protectedProcedure.input(certificateByIdInput).mutation(async ({ ctx, input }) => {
@@ -110,7 +126,7 @@ export const certificateRouter = router({
     });
     ctx.queue.kick();
     ctx.bus.publish({ certificate_id: cert.id, verification_status: 'pending', step: null, step_status: null, updated_at: now });
-    return { certificate: toCertificateDto(await getCertificate(ctx.db, cert.id), ctx.origin), job_id: job.id };
+    return { certificate: await holderView(ctx, await getCertificate(ctx.db, cert.id)), job_id: job.id };
   }),
 
   /**

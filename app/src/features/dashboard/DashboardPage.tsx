@@ -11,6 +11,8 @@ import { CertificateCard } from '../certificates/components/CertificateCard';
 import { EmptyCertificates } from '../certificates/components/EmptyCertificates';
 import { PageHeader } from '../certificates/components/PageHeader';
 
+// Verified counts what a verifier sees as valid (the public verdict); one verified on record but not
+// valid now (its institution suspended, expired…) is not counted there, and is said under it.
 const COUNTERS = [
   { key: 'total', label: 'Total Certificates', icon: FileText, tone: 'text-primary' },
   { key: 'verified', label: 'Verified', icon: CheckCircle2, tone: 'text-emerald-700 dark:text-emerald-400' },
@@ -50,6 +52,11 @@ export default function DashboardPage() {
               <p className="text-3xl font-bold tabular-nums" data-testid={`stat-${key}`}>
                 {s ? s[key] : <span className="inline-block h-8 w-10 animate-pulse rounded bg-muted" aria-label="Loading" />}
               </p>
+              {key === 'verified' && s && s.not_valid > 0 && (
+                <p className="mt-1 text-xs text-red-700 dark:text-red-400" data-testid="stat-not-valid">
+                  {s.not_valid === 1 ? '1 more is verified on record but not valid now' : `${s.not_valid} more are verified on record but not valid now`}
+                </p>
+              )}
             </CardContent>
           </Card>
         ))}

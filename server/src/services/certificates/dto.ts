@@ -4,6 +4,7 @@ import { ReasonCode, reasonName, reasonText } from '../../../../shared/program/r
 import type { TrustTierName } from '../../../../shared/constants';
 import { claimsOf } from '../../db/certificates';
 import type { CertificateRow, UserRow, VerificationLogRow } from '../../db/schema';
+import type { PublicStanding } from './standing';
 
 // Rows never leave the server as they are: these pick the public fields.
 
@@ -11,7 +12,8 @@ export const certificateFileUrl = (origin: string, id: string) => `${origin}/fil
 export const verificationUrl = (origin: string, userId: string, id: string) => `${origin}/view/${encodeURIComponent(userId)}/${encodeURIComponent(id)}`;
 
 
-export function toCertificateDto(r: CertificateRow, origin: string): CertificateDto {
+/** The holder's (or the institution's) view of a row, with what its public verdict says now (./standing.ts). */
+export function toCertificateDto(r: CertificateRow, origin: string, standing: PublicStanding): CertificateDto {
   return {
     id: r.id,
     user_id: r.user_id,
@@ -38,6 +40,10 @@ export function toCertificateDto(r: CertificateRow, origin: string): Certificate
     requested_issuer: r.requested_issuer,
     claims_confirmed: r.claims_confirmed === 1,
     revocation_note: r.revocation_note,
+    public_valid: standing.public_valid,
+    public_note: standing.public_note,
+    expires_at: standing.expires_at,
+    public_issuer: standing.public_issuer,
   };
 }
 

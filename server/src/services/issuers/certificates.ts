@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { UserRow } from '../../db/schema';
 import { toCertificateDto } from '../certificates/dto';
+import { standingsOf } from '../certificates/standing';
 import type { Services } from '../index';
 
 // The institution's certificates: those it issued or confirmed (certificate.issuer_authority), with a
 // search, a status filter and counts; each links to its public view.
 
-export async function issuedCertificates(svc: Pick<Services, 'db'>, user: UserRow, origin: string, filter: { search?: string; status?: 'all' | 'verified' | 'revoked' | 'superseded'; limit?: number } = {}) {
+export async function issuedCertificates(svc: Pick<Services, 'db' | 'chain'>, user: UserRow, origin: string, filter: { search?: string; status?: 'all' | 'verified' | 'revoked' | 'superseded'; limit?: number } = {}) {
   const mine = svc.db.selectFrom('certificate').where('issuer_authority', '=', user.wallet_address);
   let q = mine.selectAll();
   if (filter.status && filter.status !== 'all') q = q.where('verification_status', '=', filter.status);
@@ -26,8 +27,9 @@ export async function issuedCertificates(svc: Pick<Services, 'db'>, user: UserRo
     ])
     .executeTakeFirstOrThrow();
   const open = await svc.db.selectFrom('confirmation_request').select((eb) => eb.fn.countAll<number>().as('n')).where('issuer_authority', '=', user.wallet_address).where('status', '=', 'open').executeTakeFirstOrThrow();
+  const standings = await standingsOf(svc, rows);
   return {
-    certificates: rows.map((r) => toCertificateDto(r, origin)),
+    certificates: rows.map((r, i) => toCertificateDto(r, origin, standings[i])),
     counts: { total: Number(c.total), verified: Number(c.verified), revoked: Number(c.revoked), superseded: Number(c.superseded), open_requests: Number(open.n) },
   };
 }

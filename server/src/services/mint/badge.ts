@@ -10,25 +10,44 @@ import type { TrustTierName } from '../../../../shared/constants';
 export const BADGE_SIZE = 1000;
 export const BADGE_CONTENT_TYPE = 'image/png';
 
+/**
+ * What the badge says: the record's trust tier, with issuer-confirmed split by the institution's domain
+ * proof at minting — "Issuer confirmed" only when an approved institution whose domain is proven signed
+ * the record with its own key; its own key without a proven domain is `issuer_signed`.
+ */
+export type BadgeTier = TrustTierName | 'issuer_signed';
+
 // Said so that nobody reads the platform's check as the institution's word: a platform-checked badge
 // names the institution only as what the holder claimed.
-export const TIER_LABELS: Record<TrustTierName, string> = {
+export const TIER_LABELS: Record<BadgeTier, string> = {
   issuer_confirmed: 'Issuer confirmed',
+  issuer_signed: 'Signed, domain not proven',
   platform_verified: 'Checked by Attesta only',
   none: 'Not verified',
 };
-const TIER_HEADINGS: Record<TrustTierName, string> = {
+const TIER_HEADINGS: Record<BadgeTier, string> = {
   issuer_confirmed: 'CONFIRMED BY',
+  issuer_signed: 'SIGNED WITH THE KEY OF',
   platform_verified: 'CLAIMED FROM',
   none: 'CERTIFICATE',
 };
 /** An unknown tier is shown as not verified. */
-const knownTier = (tier: string): TrustTierName => (Object.hasOwn(TIER_LABELS, tier) ? (tier as TrustTierName) : 'none');
+const knownTier = (tier: string): BadgeTier => (Object.hasOwn(TIER_LABELS, tier) ? (tier as BadgeTier) : 'none');
 export const tierLabel = (tier: string) => TIER_LABELS[knownTier(tier)];
 
+/** The badge tier of a record's tier and the confirming institution's domain proof (none known: not proven). */
+export function badgeTier(tier: string, issuer: { domain_proven: boolean } | null | undefined): BadgeTier {
+  if (tier === 'issuer_confirmed') return issuer?.domain_proven ? 'issuer_confirmed' : 'issuer_signed';
+  return tier === 'issuer_signed' ? 'none' : knownTier(tier);
+}
+
 export interface BadgeInput {
+  /** The institution: at the issuer tiers, the one whose key signed (its on-chain name); else the holder's claim. */
   institution: string;
+  /** A BadgeTier (see badgeTier). */
   tier: string;
+  /** Issuer tiers: the institution's domain, printed under its name with whether it is proven. */
+  domain?: string | null;
   /** Where the certificate is checked (the permanent origin's host), printed small at the bottom. */
   verifyHost: string;
 }
@@ -41,6 +60,7 @@ const COLORS = {
   muted: '#94a3b8',
   text: '#f8fafc',
   issuer_confirmed: '#22c55e',
+  issuer_signed: '#f59e0b',
   platform_verified: '#38bdf8',
   none: '#94a3b8',
 } as const;
@@ -116,18 +136,22 @@ function institutionLayout(institution: string, width: number) {
 }
 
 /** The badge as SVG markup (what is rendered; tests read its text). */
-export function badgeSvg({ institution, tier, verifyHost }: BadgeInput): string {
+export function badgeSvg({ institution, tier, domain, verifyHost }: BadgeInput): string {
   const S = BADGE_SIZE;
-  const accent = COLORS[knownTier(tier)];
+  const kind = knownTier(tier);
+  const accent = COLORS[kind];
   const label = tierLabel(tier);
   const inst = institutionLayout(institution || 'Unnamed institution', S - 200);
-  // Lines centred on y = 680, between the label and the tier.
+  // The issuer tiers print the institution's domain under its name, and whether it is proven.
+  const domainLine = kind === 'issuer_confirmed' || kind === 'issuer_signed' ? `${wrapLines(domain || 'no domain', 17, 1)[0] ?? ''} · ${kind === 'issuer_confirmed' ? 'domain proven' : 'domain not proven'}` : null;
+  // Lines centred on y = 680 (665 above a domain line), between the label and the tier.
   const lineHeight = Math.round(inst.size * 1.2);
-  const instTop = Math.round(680 - ((inst.lines.length - 1) * lineHeight) / 2 + inst.size * 0.35);
+  const centre = domainLine ? 660 : 680;
+  const instTop = Math.round(centre - ((inst.lines.length - 1) * lineHeight) / 2 + inst.size * 0.35);
   const instLines = inst.lines
     .map((l, i) => `<text x="${S / 2}" y="${instTop + i * lineHeight}" font-size="${inst.size}" font-weight="bold" fill="${COLORS.text}">${xmlText(l)}</text>`)
     .join('\n    ');
-  const pillWidth = Math.round(emWidth(label) * 40 * 0.85 + 96);
+  const pillWidth = Math.round(emWidth(label) * 40 * 0.92 + 100);
   const host = wrapLines(verifyHost, 22, 1)[0] ?? '';
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${S}" height="${S}" viewBox="0 0 ${S} ${S}">
   <rect width="${S}" height="${S}" fill="${COLORS.background}"/>
@@ -137,8 +161,8 @@ export function badgeSvg({ institution, tier, verifyHost }: BadgeInput): string 
     <circle cx="${S / 2}" cy="330" r="120" fill="none" stroke="${accent}" stroke-width="14"/>
     <circle cx="${S / 2}" cy="330" r="94" fill="${accent}" fill-opacity="0.16"/>
     <path d="M ${S / 2 - 52} 332 L ${S / 2 - 14} 370 L ${S / 2 + 58} 292" fill="none" stroke="${accent}" stroke-width="22" stroke-linecap="round" stroke-linejoin="round"/>
-    <text x="${S / 2}" y="520" font-size="36" letter-spacing="6" fill="${COLORS.muted}">${TIER_HEADINGS[knownTier(tier)]}</text>
-    ${instLines}
+    <text x="${S / 2}" y="520" font-size="36" letter-spacing="6" fill="${COLORS.muted}">${TIER_HEADINGS[kind]}</text>
+    ${instLines}${domainLine ? `\n    <text x="${S / 2}" y="786" font-size="28" fill="${COLORS.muted}">${xmlText(domainLine)}</text>` : ''}
     <rect x="${(S - pillWidth) / 2}" y="808" width="${pillWidth}" height="72" rx="36" fill="${accent}" fill-opacity="0.18" stroke="${accent}" stroke-width="3"/>
     <text x="${S / 2}" y="858" font-size="40" font-weight="bold" fill="${accent}">${xmlText(label)}</text>
     <text x="${S / 2}" y="930" font-size="26" fill="${COLORS.muted}">Soulbound on Solana · ${xmlText(host)}</text>

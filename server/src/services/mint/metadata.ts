@@ -3,7 +3,7 @@ import { PACKET_DATA_SIZE } from '@solana/web3.js';
 import { CERTIFICATE_SYMBOL } from '../../../../shared/program/ids';
 import { soulboundMintTransactionSize } from '../../../../shared/program/mint';
 import type { CertificateRow } from '../../db/schema';
-import { BADGE_CONTENT_TYPE, tierLabel } from './badge';
+import { BADGE_CONTENT_TYPE, badgeTier, tierLabel } from './badge';
 
 /** Token-metadata `name` limit we keep to (wallets cut longer names; the Metaplex limit is 32). */
 export const ONCHAIN_NAME_MAX = 32;
@@ -33,17 +33,33 @@ export function mintTxSize(p: { payer: PublicKey; holder: PublicKey; hash: Uint8
   return (name: string) => soulboundMintTransactionSize({ ...p, mint, title: name });
 }
 
+/** The institution whose own key issued or confirmed the record, as read at minting (chain and issuer_profile). */
+export interface MintIssuer {
+  name: string;
+  domain: string | null;
+  domain_proven: boolean;
+}
+
 export interface NftMetadataInput {
   cert: Pick<CertificateRow, 'title' | 'institution_name' | 'program_name' | 'issue_date' | 'sha256' | 'record_address' | 'tier'>;
+  /** Issuer-confirmed tier: the signing institution (none known: its domain counts as not proven). */
+  issuer?: MintIssuer | null;
   verifyUrl: string;
   pdfUrl: string;
   /** The badge picture (./badge.ts), a PNG in the permanent store. */
   imageUrl: string;
 }
 
-/** Whose word the record carries, in words no reader takes for more than it is. */
-function checkedBy(cert: Pick<CertificateRow, 'institution_name' | 'tier'>): string {
-  if (cert.tier === 'issuer_confirmed') return `Confirmed by ${cert.institution_name}: its own key signed the record.`;
+/**
+ * Whose word the record carries, in words no reader takes for more than it is: "Confirmed by" only for
+ * an institution whose domain was proven when the token was minted (the metadata is permanent).
+ */
+function checkedBy(cert: Pick<CertificateRow, 'institution_name' | 'tier'>, issuer: MintIssuer | null | undefined): string {
+  const tier = badgeTier(cert.tier, issuer);
+  const name = issuer?.name ?? cert.institution_name;
+  const domain = issuer?.domain ?? 'unknown';
+  if (tier === 'issuer_confirmed') return `Confirmed by ${name} (${domain}, domain proven): its own key signed the record.`;
+  if (tier === 'issuer_signed') return `The record was signed with ${name}'s own key, but its domain ${domain} was not proven when this token was minted.`;
   return `Checked by Attesta only (the file's text names these claims and its holder), not confirmed by ${cert.institution_name}.`;
 }
 
@@ -53,13 +69,15 @@ function checkedBy(cert: Pick<CertificateRow, 'institution_name' | 'tier'>): str
  * reuses the stored copy. Nothing about the holder: no name, no wallet (the token account says who
  * holds it); the title, program and institution are the certificate's own claims.
  */
-export function nftMetadataJson({ cert, verifyUrl, pdfUrl, imageUrl }: NftMetadataInput) {
+export function nftMetadataJson({ cert, issuer, verifyUrl, pdfUrl, imageUrl }: NftMetadataInput) {
+  const tier = badgeTier(cert.tier, issuer);
+  const signer = tier === 'issuer_confirmed' || tier === 'issuer_signed';
   return {
     name: cert.title,
     symbol: CERTIFICATE_SYMBOL,
     description:
       `${cert.title} — ${cert.program_name}, ${cert.institution_name}, issued ${cert.issue_date}. ` +
-      `${checkedBy(cert)} The document's SHA-256 is anchored on Solana in the certificate record ${cert.record_address}. ` +
+      `${checkedBy(cert, issuer)} The document's SHA-256 is anchored on Solana in the certificate record ${cert.record_address}. ` +
       `This token is soulbound (non-transferable). The record on chain says whether it is still valid.`,
     image: imageUrl,
     external_url: verifyUrl,
@@ -67,7 +85,15 @@ export function nftMetadataJson({ cert, verifyUrl, pdfUrl, imageUrl }: NftMetada
       { trait_type: 'Institution', value: cert.institution_name },
       { trait_type: 'Program', value: cert.program_name },
       { trait_type: 'Issue Date', value: cert.issue_date },
-      { trait_type: 'Trust Tier', value: tierLabel(cert.tier) },
+      { trait_type: 'Trust Tier', value: tierLabel(tier) },
+      // Who signed, its domain and whether that was proven at minting (issuer tiers only).
+      ...(signer
+        ? [
+            { trait_type: 'Signed By', value: issuer?.name ?? cert.institution_name },
+            { trait_type: 'Issuer Domain', value: issuer?.domain ?? 'unknown' },
+            { trait_type: 'Domain Proven', value: tier === 'issuer_confirmed' ? 'Yes' : 'No' },
+          ]
+        : []),
       { trait_type: 'SHA-256', value: cert.sha256 },
       { trait_type: 'Record Address', value: cert.record_address },
       { trait_type: 'Verification URL', value: verifyUrl },

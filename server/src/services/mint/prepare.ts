@@ -6,13 +6,14 @@ import type { UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { verificationUrl } from '../certificates/dto';
+import { publicVerdictNow } from './valid';
 import { preparedTxColumns } from '../wallet-tx';
-import { BADGE_CONTENT_TYPE, renderBadgePng } from './badge';
+import { BADGE_CONTENT_TYPE, badgeTier, renderBadgePng } from './badge';
 import { fitOnchainName, mintTxSize, nftMetadataJson } from './metadata';
 import { mintOriginProblem } from './origin';
 import { putOnce, sha256Hex } from './permanent';
 import { nowIso, reconcileCertificateMint, settleInFlight, submittedAttempt } from './reconcile';
-import { MINT_MESSAGES, type MintContext, type PreparedMint } from './types';
+import { MINT_MESSAGES, mintNotValidMessage, type MintContext, type PreparedMint } from './types';
 
 /**
  * prepare: the server stores the PDF, the badge picture (./badge.ts) and the metadata JSON
@@ -37,6 +38,10 @@ export async function prepareMint(ctx: MintContext, user: UserRow, id: string): 
   if (isExpired(record, await ctx.chain.now())) fail('BAD_REQUEST', MINT_MESSAGES.expired);
   const holder = new PublicKey(user.wallet_address);
   if (!record.holder.equals(holder)) fail('FORBIDDEN', MINT_MESSAGES.otherHolder);
+  // The badge is permanent: only for what a verifier reads as valid now (not for an institution the
+  // operator suspended, nor claims its confirmation does not cover). Read now, not from a cache.
+  const verdict = await publicVerdictNow(ctx, cert, origin);
+  if (!verdict.valid) fail('PRECONDITION_FAILED', mintNotValidMessage(verdict, cert));
   if (await settleInFlight(ctx, cert)) fail('CONFLICT', MINT_MESSAGES.alreadyMinted);
   if (await submittedAttempt(ctx, cert.id)) fail('CONFLICT', MINT_MESSAGES.inProgress);
 
@@ -47,10 +52,15 @@ export async function prepareMint(ctx: MintContext, user: UserRow, id: string): 
   const store = ctx.permanent.for(origin);
   const tags = { 'Certificate-SHA256': cert.sha256, 'Certificate-Record': cert.record_address };
   const pdfCopy = await putOnce(ctx.db, store, pdf, 'application/pdf', tags);
+  // The institution whose own key signed the record (issuer-confirmed tier), by its registered name, its
+  // domain and whether that is proven now: the badge says "Issuer confirmed" only when it is.
+  const tier = verdict.tier === 'issuer_confirmed' ? 'issuer_confirmed' : cert.tier;
+  const issuer = tier === 'issuer_confirmed' && verdict.issuer ? { name: verdict.issuer.name ?? cert.institution_name, domain: verdict.issuer.domain ?? null, domain_proven: verdict.issuer.domain_proven === true } : null;
+  const minted = { ...cert, tier };
   // The picture wallets show: the institution and tier only, shared by all its certificates (no certificate tags).
-  const badge = await renderBadgePng({ institution: cert.institution_name, tier: cert.tier, verifyHost: new URL(origin).host });
+  const badge = await renderBadgePng({ institution: issuer?.name ?? cert.institution_name, tier: badgeTier(tier, issuer), domain: issuer?.domain, verifyHost: new URL(origin).host });
   const imageCopy = await putOnce(ctx.db, store, badge, BADGE_CONTENT_TYPE);
-  const metadata = nftMetadataJson({ cert, verifyUrl: verificationUrl(origin, cert.user_id, cert.id), pdfUrl: pdfCopy.url, imageUrl: imageCopy.url });
+  const metadata = nftMetadataJson({ cert: minted, issuer, verifyUrl: verificationUrl(origin, cert.user_id, cert.id), pdfUrl: pdfCopy.url, imageUrl: imageCopy.url });
   const metaCopy = await putOnce(ctx.db, store, new TextEncoder().encode(JSON.stringify(metadata)), 'application/json', tags);
 
   const operator = ctx.chain.operator;

@@ -3,7 +3,8 @@ import { isUniqueViolation } from '../../db/dialect';
 import type { UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import { markAttempt, nowIso, reconcileCertificateMint, resultOf, sendAndRecord, settleInFlight } from './reconcile';
-import { MINT_MESSAGES, type MintFaults, type MintResult, type MintServices } from './types';
+import { MINT_MESSAGES, mintNotValidMessage, type MintFaults, type MintResult, type MintServices } from './types';
+import { publicVerdictNow } from './valid';
 
 /**
  * Waits for another request's submission of this certificate to finish. A claim older than the
@@ -52,6 +53,10 @@ export async function submitMint(ctx: MintServices, user: UserRow, input: { id: 
     await markAttempt(ctx, attempt.id, 'expired', null, ['prepared']);
     fail('BAD_REQUEST', MINT_MESSAGES.requestExpired);
   }
+  // Still valid now: the operator may have suspended the institution since the prepare. What the
+  // program checks itself (the record revoked, expired, not verified) it refuses on its own.
+  const verdict = await publicVerdictNow(ctx, cert, '');
+  if (!verdict.valid && verdict.status === 'verified') fail('PRECONDITION_FAILED', mintNotValidMessage(verdict, cert));
 
   // 2. One submission per certificate at a time: compare-and-set, guarded by a partial unique index.
   let claimed = false;

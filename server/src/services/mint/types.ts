@@ -1,3 +1,6 @@
+import type { VerdictDto } from '../../../../shared/schemas/dto';
+import { claimsWereChecked, parseVerificationDetails } from '../../../../shared/schemas/details';
+import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
 
 export const MINT_MESSAGES = {
@@ -17,6 +20,24 @@ export const MINT_MESSAGES = {
   requestClosed: 'This mint request is no longer valid. Please try again.',
   uriTooLong: 'The permanent storage URL is too long to fit in a mint transaction.',
 } as const;
+
+/**
+ * Why a verified certificate whose public verdict is not valid cannot be minted, and what would change
+ * it: the verdict's own note (or its status), then what the holder can do.
+ */
+export function mintNotValidMessage(v: Pick<VerdictDto, 'note' | 'status' | 'issuer'>, cert: Pick<CertificateRow, 'institution_name' | 'verification_details'>): string {
+  const name = v.issuer?.name ?? cert.institution_name;
+  const why = v.note ?? (v.status === 'expired' ? 'It has expired.' : `Its record on chain is ${v.status === 'not_found' ? 'missing' : v.status}.`);
+  const todo =
+    v.issuer && v.issuer.status !== 'approved'
+      ? `It can be minted once the operator approves ${name} again; until then its public page shows it as not valid.`
+      : !claimsWereChecked(parseVerificationDetails(cert.verification_details))
+        ? `Ask ${name} to issue it to your wallet through Attesta, so that the details shown are its own.`
+        : v.status === 'expired'
+          ? `Ask ${name} for a renewed certificate.`
+          : 'Its public page says why.';
+  return `This certificate cannot be minted: its public verdict is not valid. ${why} ${todo}`;
+}
 
 export type MintServices = Services;
 export interface MintContext extends MintServices {

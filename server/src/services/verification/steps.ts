@@ -41,6 +41,8 @@ export type DocumentStepResult = StepOutcome & {
 export type IssuerStepResult = StepOutcome & {
   tier?: 'issuer_confirmed' | 'platform_verified';
   issuer?: { authority: string; name: string | null } | null;
+  /** Platform tier: an approved institution of the claimed name exists (the holder may ask it to confirm). */
+  institution_approved?: boolean;
 };
 
 export interface StepResults {
@@ -144,28 +146,29 @@ async function issuerStep({ svc, cert, record }: JobFacts): Promise<IssuerStepRe
     if (!issuer || issuer.status !== IssuerStatus.Approved) {
       return { status: 'failed', message: 'The issuer named on chain is not approved.', reasonCode: ReasonCode.IssuerNotApproved, issuer: { authority: r.issuer.toBase58(), name: issuer?.name ?? null } };
     }
+    // Named with its domain and whether that is proven now: its key alone does not say who it is.
+    const profile = await svc.db.selectFrom('issuer_profile').select(['domain', 'proof_status']).where('authority', '=', r.issuer.toBase58()).executeTakeFirst();
+    const domain = profile?.domain ?? issuer.uri;
     return {
       status: 'success',
-      message: `Issued and confirmed on chain by the approved issuer ${issuer.name}.`,
+      message:
+        profile?.proof_status === 'proven'
+          ? `Confirmed on chain by the approved institution ${issuer.name} (${domain}, domain proven): its own key signed the record.`
+          : `Signed on chain with the approved institution ${issuer.name}'s own key, but its domain ${domain} is not proven.`,
       tier: 'issuer_confirmed',
       issuer: { authority: r.issuer.toBase58(), name: issuer.name },
     };
   }
   const wanted = normaliseText(cert.institution_name);
   const match = (await svc.chain.listIssuers()).find((i) => i.status === IssuerStatus.Approved && normaliseText(i.name) === wanted);
-  if (match) {
-    // A name match is not the institution's word: `issuer` stays null below the issuer-confirmed tier.
-    return {
-      status: 'success',
-      message: 'An approved institution of that name exists; it has not confirmed this certificate. Verified by the platform.',
-      tier: 'platform_verified',
-      issuer: null,
-    };
-  }
+  // The platform's check is never the institution's word: the step says whose word it is not. A name
+  // match is not a confirmation either (`issuer` stays null below the issuer-confirmed tier); whether
+  // the holder can ask that institution is kept for the page (`institution_approved`).
   return {
     status: 'success',
-    message: `${cert.institution_name} is not a registered issuer; the certificate is verified by the platform.`,
+    message: `Not confirmed by ${cert.institution_name}: checked by Attesta only.`,
     tier: 'platform_verified',
     issuer: null,
+    institution_approved: !!match,
   };
 }

@@ -3,7 +3,7 @@ import { Building2, CalendarDays, Coins, GraduationCap, Hash } from 'lucide-reac
 import type { CertificateDto } from '../../../../../shared/schemas/dto';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { formatDate } from '../lib/format';
-import { awaitingConfirmation, StatusIcon } from './status';
+import { awaitingConfirmation, holderStatus, StatusIcon } from './status';
 
 /** A certificate in the dashboard and the list; the whole card links to its page. */
 export function CertificateCard({ certificate: c }: { certificate: CertificateDto }) {
@@ -15,7 +15,7 @@ export function CertificateCard({ certificate: c }: { certificate: CertificateDt
             {c.title}
           </Link>
         </CardTitle>
-        <StatusIcon status={c.verification_status} label={awaitingConfirmation(c.verification_details) ? 'Pending: awaiting confirmation' : undefined} />
+        <StatusIcon status={holderStatus(c)} label={awaitingConfirmation(c.verification_details) ? 'Pending: awaiting confirmation' : undefined} />
       </CardHeader>
       <CardContent className="space-y-1.5 text-sm text-muted-foreground">
         <p className="flex items-center gap-2">

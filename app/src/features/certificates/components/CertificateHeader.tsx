@@ -3,7 +3,7 @@ import type { CertificateDto } from '../../../../../shared/schemas/dto';
 import { Button } from '../../../components/ui/button';
 import { certificateFileUrl } from '../lib/format';
 import { copyPublicLink } from '../lib/share';
-import { StatusBadge } from './status';
+import { holderStatus, StatusBadge } from './status';
 
 /** The holder's certificate page heading: status, title, institution and program; Share and Download. */
 export function CertificateHeader({ certificate: c, link }: { certificate: CertificateDto; link: string }) {
@@ -11,7 +11,7 @@ export function CertificateHeader({ certificate: c, link }: { certificate: Certi
     <div className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
       <div className="min-w-0 space-y-2">
         <div className="flex flex-wrap items-center gap-2">
-          <StatusBadge status={c.verification_status} />
+          <StatusBadge status={holderStatus(c)} />
           {c.nft_mint_address && (
             <span className="inline-flex items-center gap-1 rounded-full bg-violet-100 px-2.5 py-0.5 text-xs font-semibold text-violet-800 dark:bg-violet-950 dark:text-violet-300">
               <Coins className="size-3.5" aria-hidden="true" /> Minted

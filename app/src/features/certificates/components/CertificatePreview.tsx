@@ -4,7 +4,7 @@ import type { CertificateDto } from '../../../../../shared/schemas/dto';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { certificateFileUrl, formatDate } from '../lib/format';
-import { StatusIcon } from './status';
+import { holderStatus, StatusIcon } from './status';
 
 /** A card-style summary of the certificate, or the original PDF itself (an iframe of /files) on request. */
 export function CertificatePreview({ certificate: c }: { certificate: CertificateDto }) {
@@ -26,7 +26,7 @@ export function CertificatePreview({ certificate: c }: { certificate: Certificat
         ) : (
           <div className="rounded-lg border bg-gradient-to-br from-primary/5 to-muted p-8 text-center" data-testid="certificate-preview">
             {/* The preview's mark is the certificate's status, never a check mark it has not earned. */}
-            <StatusIcon status={c.verification_status} className="mx-auto mb-3 size-10" />
+            <StatusIcon status={holderStatus(c)} className="mx-auto mb-3 size-10" />
             <p className="text-xs uppercase tracking-widest text-muted-foreground">Certificate</p>
             <p className="mt-2 text-xl font-semibold">{c.title}</p>
             <p className="mt-1 text-muted-foreground">{c.program_name}</p>

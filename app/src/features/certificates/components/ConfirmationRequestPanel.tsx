@@ -4,7 +4,7 @@
 // the page's status subscription refreshes certificate.issuersFor (hooks/useCertificateLiveStatus).
 import { useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { BadgeCheck, Clock, Loader2, Send, XCircle } from 'lucide-react';
+import { BadgeCheck, Clock, Loader2, Send, ShieldAlert, XCircle } from 'lucide-react';
 import type { CertificateDto } from '../../../../../shared/schemas/dto';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -13,6 +13,7 @@ import { trpc, trpcClient } from '../../../lib/trpc';
 import { errorMessage, signPrepared } from '../../institutions/api';
 import { useWalletSession } from '../../wallet/WalletSession';
 import { formatDate } from '../../../lib/dates';
+import { issuerConfirmed, signerOf, signerSentence } from '../lib/holder-verdict';
 
 export function ConfirmationRequestPanel({ certificate: c }: { certificate: CertificateDto }) {
   const wallet = useWalletSession();
@@ -20,6 +21,9 @@ export function ConfirmationRequestPanel({ certificate: c }: { certificate: Cert
   const id = useId();
   const final = c.verification_status === 'revoked' || c.verification_status === 'superseded';
   const confirmed = c.tier === 'issuer_confirmed';
+  // Who signed, named with its domain; "Confirmed by" only while that domain is proven (lib/holder-verdict.ts).
+  const signer = signerOf(c);
+  const fully = issuerConfirmed(c);
   const data = useQuery({ ...trpc.certificate.issuersFor.queryOptions({ id: c.id }), enabled: !final });
   const [issuer, setIssuer] = useState('');
   const [consent, setConsent] = useState(false);
@@ -60,13 +64,18 @@ export function ConfirmationRequestPanel({ certificate: c }: { certificate: Cert
           <h2>Institution Confirmation</h2>
         </CardTitle>
         <CardDescription>
-          {confirmed ? 'The institution’s own key signed this record.' : 'Ask the institution to confirm this certificate with its own key.'}
+          {confirmed && signer ? 'The institution whose own key signed this record, and whether its domain is proven:' : 'Ask the institution to confirm this certificate with its own key.'}
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        {confirmed ? (
-          <p className="flex items-center gap-2 text-sm font-medium text-green-700 dark:text-green-400" data-testid="request-state">
-            <BadgeCheck className="size-4" aria-hidden="true" /> Confirmed by the institution
+        {confirmed && signer ? (
+          <p
+            className={`flex items-start gap-2 text-sm font-medium ${fully ? 'text-green-700 dark:text-green-400' : 'text-amber-800 dark:text-amber-300'}`}
+            data-testid="request-state"
+            data-confirmed={fully}
+          >
+            {fully ? <BadgeCheck className="mt-0.5 size-4 shrink-0" aria-hidden="true" /> : <ShieldAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />}
+            <span>{signerSentence(signer)}</span>
           </p>
         ) : latest && latest.status === 'open' ? (
           <p className="flex items-center gap-2 text-sm" data-testid="request-state">
@@ -102,7 +111,7 @@ export function ConfirmationRequestPanel({ certificate: c }: { certificate: Cert
                   {issuers.map((i) => (
                     <option key={i.authority} value={i.authority}>
                       {i.name} ({i.domain}
-                      {i.domain_proven ? ', domain proven' : ''})
+                      {i.domain_proven ? ', domain proven' : ', domain not proven'})
                     </option>
                   ))}
                 </select>

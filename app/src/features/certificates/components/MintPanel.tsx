@@ -20,7 +20,9 @@ export function MintPanel({ certificate: c, rpcUrl }: { certificate: Certificate
   // The server knows its chain, so it builds the explorer links for the mint and its transaction.
   const mintLinks = useQuery({ ...trpc.mint.links.queryOptions({ id: c.id }), enabled: !!c.nft_mint_address });
   const status = c.verification_status;
-  const canMint = status === 'verified' && !c.nft_mint_address;
+  // Only what a verifier reads as valid: a permanent token for a certificate whose public verdict is not
+  // valid (its institution suspended, claims not covered) is refused by the server too (mint/prepare.ts).
+  const canMint = status === 'verified' && c.public_valid && !c.nft_mint_address;
 
   const [connectOpen, setConnectOpen] = useState(false);
   // Resume the mint once the freshly connected wallet has reached this render.
@@ -97,6 +99,10 @@ export function MintPanel({ certificate: c, rpcUrl }: { certificate: Certificate
             </>
           ) : status === 'revoked' || status === 'superseded' ? (
             <p className="text-sm text-muted-foreground">A {status} certificate cannot be minted.</p>
+          ) : status === 'verified' ? (
+            <p className="text-sm text-muted-foreground" data-testid="mint-not-valid">
+              Not available: its public verdict is not valid now (see Verification Status).
+            </p>
           ) : (
             <p className="text-sm text-muted-foreground">Minting becomes available once the certificate is verified.</p>
           )}

@@ -6,9 +6,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { copyPublicLink } from '../lib/share';
 import { ShareQr } from './ShareQr';
 
-/** The public link: its QR code and a copy button only for a verified certificate (what the check confirms). */
+/**
+ * The public link: its QR code and a copy button only for a certificate whose public verdict is valid
+ * (what the check confirms): not for a verified one a verifier reads as not valid (institution suspended…).
+ */
 export function ShareCard({ certificate: c, link }: { certificate: CertificateDto; link: string }) {
   const status = c.verification_status;
+  const valid = status === 'verified' && c.public_valid;
   return (
     <Card data-testid="share-card">
       <CardHeader>
@@ -17,15 +21,17 @@ export function ShareCard({ certificate: c, link }: { certificate: CertificateDt
         </CardTitle>
         {/* The invitation to check it (and the QR code) only for what the check confirms. */}
         <CardDescription>
-          {status === 'verified'
+          {valid
             ? 'Anyone with the link can check this certificate against the chain, without a wallet.'
-            : status === 'pending'
-              ? 'Share it once it is verified: until then its public page shows it as pending.'
-              : `Its public page shows it as ${status} and not valid.`}
+            : status === 'verified'
+              ? 'Its public page shows it as not valid (see Verification Status), so it is not offered for sharing.'
+              : status === 'pending'
+                ? 'Share it once it is verified: until then its public page shows it as pending.'
+                : `Its public page shows it as ${status} and not valid.`}
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">
-        {status === 'verified' && (
+        {valid && (
           <>
             <ShareQr url={link} />
             <Button variant="outline" className="w-full" onClick={() => void copyPublicLink(link)}>

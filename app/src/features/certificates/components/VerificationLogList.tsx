@@ -1,4 +1,4 @@
-import { CheckCircle2, Clock, Loader2, XCircle } from 'lucide-react';
+import { CheckCircle2, CircleMinus, Clock, Loader2, XCircle } from 'lucide-react';
 import type { VerificationAttemptDto, VerificationLogDto } from '../../../../../shared/schemas/dto';
 import { formatDateTime } from '../lib/format';
 import { StatusBadge } from './status';
@@ -6,7 +6,8 @@ import { StatusBadge } from './status';
 const STEP_LABEL: Record<string, string> = {
   hash_verification: 'Hash verification',
   document_checks: 'Document checks',
-  issuer_verification: 'Issuer verification',
+  // The step key stays the seed's issuer_verification; what it tells is whether the institution confirmed it.
+  issuer_verification: 'Institution confirmation',
   chain_record: 'On-chain record',
 };
 
@@ -14,20 +15,37 @@ export function stepLabel(step: string) {
   return STEP_LABEL[step] ?? step.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 }
 
-export function VerificationLogList({ logs }: { logs: VerificationLogDto[] }) {
+/**
+ * The institution step of a certificate no institution confirmed (the platform tier): it passed, but
+ * nobody confirmed anything — a neutral mark, never a green check, and the message says whose word it
+ * is not (runs logged before the step said so get the same words).
+ */
+function unconfirmed(log: VerificationLogDto): boolean {
+  return log.verification_step === 'issuer_verification' && log.status === 'success' && log.details?.tier === 'platform_verified';
+}
+
+export function VerificationLogList({ logs, institution }: { logs: VerificationLogDto[]; institution?: string }) {
   if (!logs.length) return <p className="text-sm text-muted-foreground">No verification steps have run yet.</p>;
   return (
     <ol className="space-y-3" aria-label="Verification steps">
       {logs.map((log) => {
-        const Icon = log.status === 'success' ? CheckCircle2 : log.status === 'failed' ? XCircle : Clock;
-        const tone =
-          log.status === 'success' ? 'text-emerald-600' : log.status === 'failed' ? 'text-red-600' : 'text-amber-600';
+        const neutral = unconfirmed(log);
+        const Icon = neutral ? CircleMinus : log.status === 'success' ? CheckCircle2 : log.status === 'failed' ? XCircle : Clock;
+        const tone = neutral
+          ? 'text-muted-foreground'
+          : log.status === 'success'
+            ? 'text-emerald-600'
+            : log.status === 'failed'
+              ? 'text-red-600'
+              : 'text-amber-600';
+        const stored = log.details?.message;
+        const message = neutral && !/^Not confirmed by /.test(stored ?? '') ? `Not confirmed by ${institution ?? 'the institution'}: checked by Attesta only.` : stored;
         return (
-          <li key={log.id} className="flex gap-3" data-testid="verification-log" data-step={log.verification_step} data-status={log.status}>
-            <Icon className={`mt-0.5 size-4 shrink-0 ${tone}`} aria-label={log.status} role="img" />
+          <li key={log.id} className="flex gap-3" data-testid="verification-log" data-step={log.verification_step} data-status={log.status} data-tone={neutral ? 'neutral' : log.status}>
+            <Icon className={`mt-0.5 size-4 shrink-0 ${tone}`} aria-label={neutral ? 'not confirmed' : log.status} role="img" />
             <div className="min-w-0">
               <p className="text-sm font-medium">{stepLabel(log.verification_step)}</p>
-              {log.details?.message && <p className="break-words text-sm text-muted-foreground">{log.details.message}</p>}
+              {message && <p className="break-words text-sm text-muted-foreground">{message}</p>}
               <p className="text-xs text-muted-foreground">{formatDateTime(log.created_at)}</p>
             </div>
           </li>
@@ -58,7 +76,7 @@ function attemptBadge(a: VerificationAttemptDto): { status: string; label: strin
   }
 }
 
-function Attempt({ attempt, latest }: { attempt: VerificationAttemptDto; latest: boolean }) {
+function Attempt({ attempt, latest, institution }: { attempt: VerificationAttemptDto; latest: boolean; institution?: string }) {
   const badge = attemptBadge(attempt);
   const active = attempt.state === 'queued' || attempt.state === 'running';
   const header = (
@@ -71,7 +89,7 @@ function Attempt({ attempt, latest }: { attempt: VerificationAttemptDto; latest:
   const body = (
     <div className="mt-3">
       {attempt.logs.length ? (
-        <VerificationLogList logs={attempt.logs} />
+        <VerificationLogList logs={attempt.logs} institution={institution} />
       ) : (
         <p className="flex items-center gap-2 text-sm text-muted-foreground">
           {active && <Loader2 className="size-4 animate-spin" aria-hidden="true" />}
@@ -98,13 +116,13 @@ function Attempt({ attempt, latest }: { attempt: VerificationAttemptDto; latest:
 }
 
 /** Every verification run of a certificate, newest first, each with its own steps. */
-export function VerificationAttempts({ attempts }: { attempts: VerificationAttemptDto[] }) {
+export function VerificationAttempts({ attempts, institution }: { attempts: VerificationAttemptDto[]; institution?: string }) {
   if (!attempts.length) return <p className="text-sm text-muted-foreground">No verification steps have run yet.</p>;
   const newestFirst = [...attempts].reverse();
   return (
     <ol className="space-y-3" aria-label="Verification attempts">
       {newestFirst.map((a, i) => (
-        <Attempt key={a.job_id} attempt={a} latest={i === 0} />
+        <Attempt key={a.job_id} attempt={a} latest={i === 0} institution={institution} />
       ))}
     </ol>
   );

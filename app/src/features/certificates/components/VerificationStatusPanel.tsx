@@ -10,19 +10,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
 import { chainReason } from '../lib/chain-reason';
+import { checkedSentence, issuerConfirmed, notValidReason } from '../lib/holder-verdict';
 import { rejectionReason, retryNotice } from '../lib/verification-details';
 import { CopyValue } from './CopyField';
-import { awaitingConfirmation, StatusBadge } from './status';
+import { awaitingConfirmation, holderStatus, StatusBadge } from './status';
 import { VerificationAttempts } from './VerificationLogList';
 
 // The details form (react-hook-form, zod) loads when the holder first edits.
 const EditClaimsDialog = lazy(() => import('./EditClaimsDialog'));
-
-const TIER_LABEL: Record<string, string> = {
-  none: 'None',
-  platform_verified: 'Platform verified',
-  issuer_confirmed: 'Issuer confirmed',
-};
 
 export function VerificationStatusPanel({
   certificate: c,
@@ -74,21 +69,35 @@ export function VerificationStatusPanel({
         <CardDescription>Checked against the on-chain record of this file's fingerprint.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        <div className="flex items-center justify-between gap-2">
-          <StatusBadge status={status} />
-          {status === 'verified' && c.tier !== 'none' && <span className="text-sm text-muted-foreground">{TIER_LABEL[c.tier] ?? c.tier}</span>}
-        </div>
-        {status === 'pending' && !awaiting && (
+        <StatusBadge status={holderStatus(c)} />
+        {/* What was checked, in the words a verifier reads it (lib/holder-verdict.ts). */}
+        {status === 'verified' && (
+          <p className="text-sm" data-testid="holder-verdict" data-tier={c.tier} data-confirmed={issuerConfirmed(c)}>
+            {checkedSentence(c)}
+          </p>
+        )}
+        {/* Verified on record, but its public verdict is not valid: why, and what that means here. */}
+        {status === 'verified' && !c.public_valid && (
+          <div className="space-y-1 rounded-lg border border-red-300 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950" data-testid="public-not-valid">
+            <p className="font-semibold text-red-900 dark:text-red-300">Not valid</p>
+            <p className="break-words text-red-900 dark:text-red-200">{notValidReason(c)}</p>
+            <p className="text-red-900 dark:text-red-200">Its public page shows it as not valid, so it cannot be shared or minted until this changes.</p>
+          </div>
+        )}
+        {status === 'pending' && !awaiting && (notice || running || attemptsLoaded) && (
           <p className="flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite" data-testid="pending-status">
             {/* The server's retry notice (network down, gave up): see services/verification/retry-status.ts. */}
             {notice ? (
               <>
                 {!notice.gaveUp && <Loader2 className="size-4 shrink-0 animate-spin" aria-hidden="true" />} {notice.text}
               </>
-            ) : (
+            ) : running ? (
               <>
                 <Loader2 className="size-4 animate-spin" aria-hidden="true" /> Verification in progress...
               </>
+            ) : (
+              // No run under way (none yet, or the last one left no verdict): nothing is being checked.
+              <>Not verified yet: use Check Status to start.</>
             )}
           </p>
         )}
@@ -123,7 +132,7 @@ export function VerificationStatusPanel({
             )}
           </div>
         )}
-        <VerificationAttempts attempts={attempts} />
+        <VerificationAttempts attempts={attempts} institution={c.institution_name} />
         {canVerify && (
           <Button variant="outline" className="w-full" disabled={verifying || (running && status === 'rejected')} onClick={() => void onVerify(status === 'rejected')}>
             {verifying || running ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <RefreshCw className="size-4" aria-hidden="true" />}

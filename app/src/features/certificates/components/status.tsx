@@ -1,5 +1,6 @@
 import { AlertTriangle, Ban, CheckCircle2, Clock, Replace, XCircle } from 'lucide-react';
 import type { CertificateStatusName } from '../../../../../shared/constants';
+import type { CertificateDto } from '../../../../../shared/schemas/dto';
 import { cn } from '../../../lib/utils';
 
 const RED = 'border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-300';
@@ -25,6 +26,15 @@ const VERDICT_ONLY = {
   /** Signed with an institution's own key, but its domain is not proven: no confirmation by a proven institution. */
   domain_not_proven: { label: 'Issuer domain not proven', icon: AlertTriangle, className: STATUS.pending.className, badge: STATUS.pending.badge },
 };
+
+/**
+ * The status the holder's marks show (badge, icons, cards): the recorded one, except that a verified
+ * certificate whose public verdict is not valid is shown as a verifier reads it — expired or not valid.
+ */
+export function holderStatus(c: Pick<CertificateDto, 'verification_status' | 'public_valid' | 'expires_at'>): string {
+  if (c.verification_status !== 'verified' || c.public_valid) return c.verification_status;
+  return c.expires_at && Date.parse(c.expires_at) <= Date.now() ? 'expired' : 'not_valid';
+}
 
 type Meta = (typeof STATUS)[CertificateStatusName];
 
