@@ -207,8 +207,11 @@ describe('certificates', () => {
     ]);
     // The institution's step says whose word this is not: no institution checked it.
     expect(logs[2].details).toMatchObject({ message: `Not confirmed by ${claims.institution_name}: checked by Attesta only.`, tier: 'platform_verified', issuer: null, institution_approved: false });
-    // What its public verdict says, as its holder sees it: valid, no note, no institution.
-    expect(got).toMatchObject({ public_valid: true, public_note: null, expires_at: null, public_issuer: null });
+    // What its public verdict says, as its holder sees it: valid, whose check it is, no institution —
+    // the same in the holder's list (judged from the rows) as by id (the public verdict itself).
+    const standing = { public_valid: true, public_note: `Checked by Attesta only, not confirmed by ${claims.institution_name}.`, expires_at: null, public_issuer: null };
+    expect(got).toMatchObject(standing);
+    expect((await c.client.certificate.list.query({})).find((x) => x.id === cert.id)).toMatchObject(standing);
 
     const record = await server.services.chain.readCertificate(Buffer.from(cert.sha256, 'hex'));
     expect(record?.holder.toBase58()).toBe(wallet.address);

@@ -1,10 +1,11 @@
 import { PublicKey } from '@solana/web3.js';
 import { CertificateStatus, TrustTier, fromHex, isExpired } from '../../../../shared/program/codec';
-import { certificateStatusName, issuerStatusName } from '../../../../shared/program/names';
+import { certificateStatusName, issuerStatusName, trustTierName } from '../../../../shared/program/names';
 import type { CertificateDto, VerdictDto, VerdictInstitution, VerdictStatus } from '../../../../shared/schemas/dto';
 import { claimsWereChecked, parseVerificationDetails } from '../../../../shared/schemas/details';
 import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
+import { judgeRecord } from './verdict';
 
 // What the public verdict of a holder's certificate says now, carried by the holder's own DTO
 // (CertificateDto.public_valid, public_note, expires_at, public_issuer) so that the holder's pages never
@@ -27,10 +28,18 @@ const NOT_VERIFIED: PublicStanding = { public_valid: false, public_note: null, e
 const iso = (secs: bigint) => (secs === 0n ? null : new Date(Number(secs) * 1000).toISOString());
 const day = (isoTime: string) => new Date(isoTime).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 
-/** The row alone (the chain could not be read): its recorded status and whether its claims were checked. */
+/**
+ * The row alone: a platform-checked certificate (settled by its row, as computeVerdict judges it), or
+ * one whose record could not be read (its recorded status and whether its claims were checked).
+ */
 function fromRow(row: CertificateRow): PublicStanding {
   if (row.verification_status !== 'verified') return NOT_VERIFIED;
-  return { public_valid: claimsWereChecked(parseVerificationDetails(row.verification_details)), public_note: null, expires_at: null, public_issuer: null };
+  const claimsChecked = claimsWereChecked(parseVerificationDetails(row.verification_details));
+  if (row.tier === 'platform_verified') {
+    const { valid, note } = judgeRecord({ verified: true, tier: 'platform_verified', confirmer: null, claimsChecked, claimedInstitution: row.institution_name });
+    return { public_valid: valid, public_note: note, expires_at: null, public_issuer: null };
+  }
+  return { public_valid: claimsChecked, public_note: null, expires_at: null, public_issuer: null };
 }
 
 /** Why a verdict that has no note of its own is not valid, in words (expired, or what the record says). */
@@ -96,17 +105,13 @@ export async function standingsOf(svc: Pick<Services, 'db' | 'chain'>, rows: Cer
       // As computeVerdict (verdict.ts) judges a certificate by id.
       const superseded = !!rec && rec.holder.toBase58() !== row.holder_wallet;
       const verified = status === 'verified' && !superseded;
-      const confirmerNotApproved = verified && !!confirmer && confirmer.status !== 'approved';
-      const claimsUnchecked = verified && !claimsWereChecked(parseVerificationDetails(row.verification_details));
-      const name = confirmer?.name ?? 'The institution';
-      const note = confirmerNotApproved
-        ? `${name}'s registration is ${confirmer?.status === 'suspended' ? 'suspended' : 'not approved'}.`
-        : claimsUnchecked && confirmer
-          ? `${name} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
-          : verified && confirmer && !confirmer.domain_proven
-            ? `${name}'s own key signed the record, but its domain${confirmer.domain ? ` ${confirmer.domain}` : ''} is not proven at present.`
-            : null;
-      const valid = verified && !confirmerNotApproved && !claimsUnchecked;
+      const { valid, note } = judgeRecord({
+        verified,
+        tier: rec ? (trustTierName(rec.tier) ?? 'none') : 'none',
+        confirmer,
+        claimsChecked: claimsWereChecked(parseVerificationDetails(row.verification_details)),
+        claimedInstitution: row.institution_name,
+      });
       const expires_at = rec ? iso(rec.expiresAt) : null;
       return {
         public_valid: valid,

@@ -1,7 +1,7 @@
 import { CertificateStatus, TrustTier, fromHex, isExpired, type CertificateAccount } from '../../../../shared/program/codec';
 import { certificateStatusName, issuerStatusName, trustTierName } from '../../../../shared/program/names';
 import { ReasonCode, reasonName, reasonText } from '../../../../shared/program/reasons';
-import type { VerdictDto, VerdictStatus } from '../../../../shared/schemas/dto';
+import type { VerdictDto, VerdictInstitution, VerdictStatus } from '../../../../shared/schemas/dto';
 import { parseVerificationDetails, claimsWereChecked } from '../../../../shared/schemas/details';
 import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
@@ -136,6 +136,32 @@ const SUPERSEDED_TEXT = 'an institution issued this file to another wallet; this
 export const verdictText = (v: VerdictDto) => JSON.stringify({ ...v, checked_at: undefined });
 
 /**
+ * Whether a record counts, and the note that says why not or whose check it is: computeVerdict's rules,
+ * also applied by the holder's lists to rows already loaded (standing.ts). `verified`: the record is
+ * verified on chain and still this certificate's; `confirmer`: the institution whose own key confirmed
+ * it (issuer-confirmed tier); `claimsChecked`: the claims shown were checked (by the platform's content
+ * check, or confirmed by the institution through the product's flow; a confirmation made on chain only
+ * covers the file); `claimedInstitution`: whom a platform-only check is not confirmed by.
+ */
+export function judgeRecord(p: { verified: boolean; tier: string; confirmer: VerdictInstitution | null; claimsChecked: boolean; claimedInstitution: string | null }): { valid: boolean; note: string | null } {
+  // An institution's confirmation counts while the operator keeps it approved.
+  const confirmerNotApproved = p.verified && p.tier === 'issuer_confirmed' && p.confirmer?.status !== 'approved';
+  const claimsUnchecked = p.verified && !p.claimsChecked;
+  const institution = p.confirmer?.name ?? 'The institution';
+  const note = confirmerNotApproved
+    ? `${institution}'s registration is ${p.confirmer?.status === 'suspended' ? 'suspended' : 'not approved'}.`
+    : claimsUnchecked && p.tier === 'issuer_confirmed'
+      ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
+      : p.verified && p.confirmer && !p.confirmer.domain_proven
+        ? `${institution}'s own key signed the record, but its domain${p.confirmer.domain ? ` ${p.confirmer.domain}` : ''} is not proven at present.`
+        : p.verified && !claimsUnchecked && p.tier === 'platform_verified'
+          ? // The platform's check is never to be read as the institution's word: say whose it is, and whose it is not.
+            `Checked by Attesta only, not confirmed by ${p.claimedInstitution || 'the institution'}.`
+          : null;
+  return { valid: p.verified && !confirmerNotApproved && !claimsUnchecked, note };
+}
+
+/**
  * By id (a share link's certificate, verifyById, a file compared with a given certificate): that row,
  * whatever its state. By hash (verifyByHash, GET /api/v1/verify/hash, a dropped file): only the live
  * row of the wallet the record names as its holder — never an earlier claimant's superseded row — and
@@ -163,25 +189,15 @@ export async function computeVerdict(src: VerdictSources, p: VerdictQuery): Prom
   // this certificate's claim is over, whatever the record says about the new holder's.
   const superseded = !!row && !!part.holder_wallet && part.holder_wallet !== row.holder_wallet;
   const verified = part.status === 'verified' && !superseded;
-  // An institution's confirmation counts while the operator keeps it approved.
-  const confirmer = part.tier === 'issuer_confirmed' ? part.issuer : null;
-  const confirmerNotApproved = verified && part.tier === 'issuer_confirmed' && confirmer?.status !== 'approved';
-  // The claims shown must have been checked: by the platform's content check, or confirmed by the
-  // institution through the product's flow (a confirmation made on chain only covers the file).
-  const claimsUnchecked = verified && !!row && !(row.verification_status === 'verified' && claimsWereChecked(parseVerificationDetails(row.verification_details)));
-  const institution = confirmer?.name ?? 'The institution';
-  const note = confirmerNotApproved
-    ? `${institution}'s registration is ${confirmer?.status === 'suspended' ? 'suspended' : 'not approved'}.`
-    : claimsUnchecked && part.tier === 'issuer_confirmed'
-      ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
-      : verified && confirmer && !confirmer.domain_proven
-        ? `${institution}'s own key signed the record, but its domain${confirmer.domain ? ` ${confirmer.domain}` : ''} is not proven at present.`
-        : verified && !claimsUnchecked && part.tier === 'platform_verified'
-          ? // The platform's check is never to be read as the institution's word: say whose it is, and whose it is not.
-            `Checked by Attesta only, not confirmed by ${row?.institution_name || part.confirmation_requested_from?.name || 'the institution'}.`
-          : null;
+  const { valid, note } = judgeRecord({
+    verified,
+    tier: part.tier,
+    confirmer: part.tier === 'issuer_confirmed' ? part.issuer : null,
+    claimsChecked: !row || (row.verification_status === 'verified' && claimsWereChecked(parseVerificationDetails(row.verification_details))),
+    claimedInstitution: row?.institution_name || part.confirmation_requested_from?.name || null,
+  });
   const verdict: VerdictDto = {
-    valid: verified && !mismatch && !confirmerNotApproved && !claimsUnchecked,
+    valid: valid && !mismatch,
     note,
     integrity: p.fileSha256 === undefined ? 'not_checked' : mismatch ? 'mismatch' : found ? 'match' : 'not_checked',
     ...(mismatch ? { expected_sha256: p.sha256, actual_sha256: p.fileSha256 } : {}),
