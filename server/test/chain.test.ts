@@ -103,3 +103,25 @@ describe('embedded chain', () => {
     }
   });
 });
+
+describe('embedded chain: the operator pays for everything', () => {
+  it('is refilled before a transaction it pays for when below its reserve, not only at start', async () => {
+    const { OPERATOR_RESERVE_LAMPORTS } = await import('../src/services/chain/embedded');
+    const balance = async () => (await chain.getAccountInfo(chain.operator))!.lamports;
+    // Spend all but a little more than the reserve, then a little more: below it, with too little left for a record's rent.
+    const sink = Keypair.generate().publicKey;
+    const spend = async (keep: bigint) => {
+      const now = await balance();
+      await chain.sendTransaction(new Transaction().add(SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: sink, lamports: Number(now - keep) })), [], { kind: 'test_spend' });
+    };
+    await spend(1_000_000n); // 0.001 SOL left: not enough for a certificate record's rent
+    expect(await balance()).toBeLessThan(OPERATOR_RESERVE_LAMPORTS);
+    const hash = Uint8Array.from({ length: 32 }, (_, i) => (i * 13 + 5) % 256);
+    await chain.anchorCertificate({ hash, holder: Keypair.generate().publicKey }, { kind: 'anchor_certificate' });
+    expect((await chain.readCertificate(hash))?.status).toBe(CertificateStatus.Pending);
+    expect(await balance()).toBeGreaterThan(OPERATOR_RESERVE_LAMPORTS);
+    // Persisted with the transaction: the committed row holds the refilled balance.
+    const row = await db.selectFrom('chain_account').select('lamports').where('pubkey', '=', chain.operator.toBase58()).executeTakeFirstOrThrow();
+    expect(BigInt(row.lamports)).toBeGreaterThan(OPERATOR_RESERVE_LAMPORTS);
+  });
+});

@@ -87,13 +87,22 @@ export class EmbeddedChain extends BaseChain {
     this.blockhashes.noteLatest(this.svm.latestBlockhash());
     const op = this.operator.toBase58();
     await this.accounts.withLoaded([op], undefined, async () => {
-      const balance = this.svm.getBalance(address(op)) ?? 0n;
-      if (balance < OPERATOR_RESERVE_LAMPORTS) {
-        this.svm.airdrop(address(op), kitLamports(OPERATOR_RESERVE_LAMPORTS * 10n));
-        this.accounts.changed([op]);
-        await this.persistAccounts([op], this.db);
-      }
+      if (this.refillOperator()) await this.persistAccounts([op], this.db);
     });
+  }
+
+  /**
+   * The platform pays every anchor's rent and fees. Lamports cost nothing on this chain, so an operator
+   * below its reserve is given ten times the reserve again — at start, and before any transaction it
+   * pays for: a server that ran on without a restart otherwise found it empty after ~430,000
+   * certificates (InsufficientFundsForRent for every new one). Whether it did (the account changed).
+   */
+  private refillOperator(): boolean {
+    const op = this.operator.toBase58();
+    if ((this.svm.getBalance(address(op)) ?? 0n) >= OPERATOR_RESERVE_LAMPORTS) return false;
+    this.svm.airdrop(address(op), kitLamports(OPERATOR_RESERVE_LAMPORTS * 10n));
+    this.accounts.changed([op]);
+    return true;
   }
 
   /** Advance the slot and set the clock to wall time, so timestamps and expiry are real (one Clock write: each copies LiteSVM's account map). */
@@ -341,6 +350,8 @@ export class EmbeddedChain extends BaseChain {
   private async execute({ tx, kitTx, wire, accountKeys, writable, blockhash, fee }: ReturnType<EmbeddedChain['toLiteSvm']>, o: TxOptions): Promise<ChainReceipt> {
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('Transaction failed: Blockhash not found (it expired before it was sent); sign it again with a recent blockhash', null, 'BlockhashNotFound', []);
     const before = writable.map((k) => [k, this.accounts.snapshot(k)] as const);
+    // Refilled in the transaction's own write: persisted with it, taken back by its undo.
+    if (accountKeys[0] === this.operator.toBase58()) this.refillOperator();
     const preBalances = this.landedListeners.length ? this.lamportsOf(accountKeys) : [];
     const res = this.svm.sendTransaction(kitTx as never);
     // Only writable accounts can change (fees too); they are now LiteSVM's to answer for.
