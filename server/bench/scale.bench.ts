@@ -1,4 +1,4 @@
-// npm run bench:scale [-- --full] [--n 10000,100000] [--db sqlite,postgres] [--reuse] [--server-root DIR]
+// npm run bench:scale [-- --full] [--n 10000,100000] [--db sqlite,postgres] [--reuse] [--server-root DIR] [--accounts M]
 //
 // Cost in the number of certificates: fills a data dir with N anchored and verified certificates
 // through the real chain code (EmbeddedChain.anchorCertificate + recordVerification, journaled, in
@@ -12,6 +12,9 @@
 //
 // --reuse keeps SQLite fills (--fill-only: only make them) in $TMPDIR/attesta-scale/ and reuses them (PostgreSQL fills die with the
 // cluster); a larger fill starts from a copy of the largest smaller one kept there (1,000,000 from 100,000). --server-root runs the server of another checkout on the same data (before/after figures).
+// --accounts M tops the largest N's chain up to M accounts with funded holder wallets (system accounts, written
+// straight to the chain's table, not through transactions: a certificate anchors one account, so 3,000,000
+// accounts through the anchoring code would take ~7 hours): start-up and reads must not grow with the table.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -45,6 +48,8 @@ const SERVER_ROOT = path.resolve(arg('server-root') ?? ROOT);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const BATCH = 250;
+const ACCOUNTS = arg('accounts') ? Number(arg('accounts')) : null;
+const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 
 // Targets (issue "Scale"): flat start and memory, cold verify a quarter of the ceiling.
 const T = { startS: 3, rssMb: 400, coldShare: 0.25, coldP99Ms: 5, warmShare: 0.8, trpcShare: 0.4 };
@@ -82,6 +87,37 @@ async function accountCount(target: DatabaseTarget): Promise<number> {
   const { db } = await openDatabase(target);
   try {
     return Number((await db.selectFrom('chain_account').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * Tops the chain up to `total` accounts with funded wallets (deterministic addresses, so a run stopped
+ * part-way goes on where it stopped). Returns how many it added.
+ */
+async function padAccounts(target: DatabaseTarget, total: number, log: (s: string) => void): Promise<number> {
+  const t0 = performance.now();
+  const { db } = await openDatabase(target);
+  try {
+    let count = Number((await db.selectFrom('chain_account').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = count;
+    const at = new Date().toISOString();
+    for (let k = 0; count < total; ) {
+      await db.transaction().execute(async (trx) => {
+        for (let end = k + 50_000; k < end && count < total; ) {
+          const rows = [];
+          for (const stop = Math.min(k + 1000, k + (total - count)); k < stop; k++) {
+            const pubkey = new PublicKey(createHash('sha256').update(`attesta-scale-wallet:${k}`).digest()).toBase58();
+            rows.push({ pubkey, owner: SYSTEM_PROGRAM, lamports: '1000000000', data: Buffer.alloc(0), executable: 0, rent_epoch: '0', updated_at: at });
+          }
+          const r = await trx.insertInto('chain_account').values(rows).onConflict((oc) => oc.column('pubkey').doNothing()).executeTakeFirst();
+          count += Number(r.numInsertedOrUpdatedRows ?? 0n);
+        }
+      });
+    }
+    if (count > before) log(`  added ${(count - before).toLocaleString()} funded wallets: ${count.toLocaleString()} accounts (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    return count - before;
   } finally {
     await db.destroy();
   }
@@ -319,6 +355,7 @@ for (const dbKind of DBS) {
       fillS = f.seconds;
       console.log(`postgres, N = ${n.toLocaleString()}: filled in ${f.seconds.toFixed(1)} s (${(n / f.seconds).toFixed(0)} certificates/s)`);
     }
+    if (ACCOUNTS && n === Math.max(...SIZES)) await padAccounts(target, ACCOUNTS, console.log);
     await settleVerdicts(dataDir, target, console.log);
     if (FILL_ONLY) continue;
     const r = await measure(dbKind, n, dataDir, target, fillS);
