@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import pg from 'pg';
 import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { openDatabase, type DatabaseTarget } from '../src/db';
@@ -49,7 +49,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const BATCH = 250;
 const ACCOUNTS = arg('accounts') ? Number(arg('accounts')) : null;
-const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+const SYSTEM_PROGRAM = SystemProgram.programId.toBase58();
 
 // Targets (issue "Scale"): flat start and memory, cold verify a quarter of the ceiling.
 const T = { startS: 3, rssMb: 400, coldShare: 0.25, coldP99Ms: 5, warmShare: 0.8, trpcShare: 0.4 };
