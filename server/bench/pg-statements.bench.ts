@@ -10,6 +10,7 @@ import pg from 'pg';
 import { openDatabase, PreparingClient } from '../src/db';
 import type { Database } from '../src/db/schema';
 import { startPgCluster } from '../test/pg/cluster';
+import { median, tableLines } from './report';
 
 const ROWS = 100_000;
 const CONCURRENCY = 8;
@@ -70,11 +71,9 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 for (const c of clients) await c.db.destroy();
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`PostgreSQL lookup of a stored verdict by hash, ${ROWS.toLocaleString()} rows, ${CONCURRENCY} at a time, ${ROUNDS} alternating rounds of ${DURATION_MS} ms; ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
 const table = [['statements', 'lookups/s per round', 'median/s', 'p99 ms (median)'], ...clients.map((c) => [c.name, c.rps.map((r) => r.toFixed(0)).join(' '), median(c.rps).toFixed(0), median(c.p99).toFixed(2)])];
-const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
-for (const r of table) console.log(r.map((v, i) => v.padEnd(widths[i])).join('  '));
+for (const line of tableLines(table)) console.log(line);
 const gain = median(clients[1].rps) / median(clients[0].rps);
 console.log(`\nkept prepared: ${gain.toFixed(2)}× (target ≥ ${TARGET}×): ${gain >= TARGET ? 'met' : 'NOT met'}`);
 process.exit(gain >= TARGET ? 0 : 1);

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { certForm, makeClient, makePdf, signIn, startTestServer, tmpDataDir, waitFor } from '../test/helpers';
+import { median } from './report';
 
 const BURST = 12;
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] || 3);
@@ -88,7 +89,6 @@ for (const scenario of ['text PDF', 'image (OCR)'] as const) {
     console.log(JSON.stringify(r));
   }
 }
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 for (const scenario of ['text PDF', 'image (OCR)']) {
   const rs = results.filter((r) => r.scenario === scenario);
   console.log(

@@ -32,6 +32,7 @@ import { EmbeddedChain } from '../src/services/chain/embedded';
 import { loadOrCreateOperator } from '../src/services/chain/operator';
 import { startPgCluster, type PgCluster } from '../test/pg/cluster';
 import { loadGenerator, serverArgs, type LoadResult } from './load';
+import { tableLines } from './report';
 
 const argv = process.argv.slice(2);
 const arg = (name: string) => {
@@ -381,9 +382,8 @@ const table = [
     `${r.warm.rps.toFixed(0)} (${pct(r.warm, r.healthz)})`, r.warm.p99.toFixed(2), mb(r.dbBytes).toFixed(0), r.load,
   ]),
 ];
-const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
 console.log('');
-for (const r of table) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));
+for (const line of tableLines(table)) console.log(line);
 
 const misses: string[] = [];
 for (const r of rows) {

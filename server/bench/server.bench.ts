@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import type { AppRouter } from '../src/router';
 import { startDnsServer } from '../test/net-peers/dns';
 import { loadGenerator, serverArgs } from './load';
+import { median, tableLines } from './report';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -179,7 +180,6 @@ for (let i = 0; i <= INSTITUTION_RUNS; i++) {
   while ((await holder.client.certificate.byId.query({ id: cert.id })).tier !== 'issuer_confirmed') await new Promise((r) => setTimeout(r, 5));
   if (i > 0) confirmTimes.push(performance.now() - t1);
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // The closed-loop generator scale.bench.ts uses too: CONCURRENCY keep-alive connections, 500 ms warm-up.
 const gen = loadGenerator(port, CONCURRENCY);
@@ -199,11 +199,10 @@ const rows = [
   ['tRPC public.verifyByHash', verify.rps.toFixed(0), verify.p50.toFixed(2), verify.p99.toFixed(2), String(verify.n)],
   ['GET /api/v1/verify/hash/:sha256', rest.rps.toFixed(0), rest.p50.toFixed(2), rest.p99.toFixed(2), String(rest.n)],
 ];
-const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
 console.log(
   `\nAttesta server bench — loopback, concurrency ${CONCURRENCY}, ${DURATION_MS} ms per endpoint, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
 );
-for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));
+for (const line of tableLines(rows)) console.log(line);
 console.log(
   `\nverify (REST) / ceiling: ${(ratio * 100).toFixed(0)}% (target ≥ 50%), p99 ${rest.p99.toFixed(2)} ms (target < 20 ms); ` +
     `tRPC verify / ceiling: ${((verify.rps / ceiling.rps) * 100).toFixed(0)}% (tRPC trivial: ${((trpcTrivial.rps / ceiling.rps) * 100).toFixed(0)}%)`,

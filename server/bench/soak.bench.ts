@@ -13,6 +13,7 @@ import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { certForm, makeClient, makePdf, signIn, startTestServer, tmpDataDir } from '../test/helpers';
+import { tableLines } from './report';
 
 export interface SoakOptions {
   durationMs: number;
@@ -416,10 +417,7 @@ async function drive(opts: SoakOptions, base: string, probe: (reset: boolean) =>
   const pass = targets.every((t) => t.pass);
 
   const lines: string[] = [];
-  const table = (rows: string[][]) => {
-    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-    for (const r of rows) lines.push(r.map((c, i) => c.padEnd(widths[i])).join('  '));
-  };
+  const table = (rows: string[][]) => lines.push(...tableLines(rows));
   lines.push(
     `Attesta soak — ${base}, ${(opts.durationMs / 1000).toFixed(0)} s at ${opts.rate} req/s open loop (load phase took ${(loadMs / 1000).toFixed(1)} s), ` +
       `${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,

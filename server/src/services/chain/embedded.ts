@@ -42,6 +42,8 @@ const LOOKUP_TABLE_META_SIZE = 56;
 export class EmbeddedChain extends BaseChain {
   readonly mode = 'embedded' as const;
   private svm: LiteSVM;
+  /** The operator's address in base58, as account keys are compared (once: every transaction asks). */
+  private readonly operatorAddress: string;
   private slot = 1n;
   private decoder = getTransactionDecoder();
   private readonly accounts: EmbeddedAccounts;
@@ -55,6 +57,7 @@ export class EmbeddedChain extends BaseChain {
     opts: { sqliteFile?: string; workingSet?: number; readCacheBytes?: number },
   ) {
     super(programId, operator);
+    this.operatorAddress = operator.publicKey.toBase58();
     this.svm = svm;
     const reader = opts.sqliteFile ? sqliteReader(opts.sqliteFile) : kyselyReader(db);
     this.accounts = new EmbeddedAccounts(svm, reader, opts.workingSet ?? WORKING_SET_ACCOUNTS, opts.readCacheBytes);
@@ -85,7 +88,7 @@ export class EmbeddedChain extends BaseChain {
     const saved = await this.db.selectFrom('chain_meta').select('value').where('key', '=', 'recent_blockhashes').executeTakeFirst();
     if (saved) this.blockhashes.load(saved.value);
     this.blockhashes.noteLatest(this.svm.latestBlockhash());
-    const op = this.operator.toBase58();
+    const op = this.operatorAddress;
     await this.accounts.withLoaded([op], undefined, async () => {
       if (this.refillOperator()) await this.persistAccounts([op], this.db);
     });
@@ -98,7 +101,7 @@ export class EmbeddedChain extends BaseChain {
    * certificates (InsufficientFundsForRent for every new one). Whether it did (the account changed).
    */
   private refillOperator(): boolean {
-    const op = this.operator.toBase58();
+    const op = this.operatorAddress;
     if ((this.svm.getBalance(address(op)) ?? 0n) >= OPERATOR_RESERVE_LAMPORTS) return false;
     this.svm.airdrop(address(op), kitLamports(OPERATOR_RESERVE_LAMPORTS * 10n));
     this.accounts.changed([op]);
@@ -209,7 +212,7 @@ export class EmbeddedChain extends BaseChain {
 
   /** The accounts a transaction names (fee payer, instruction accounts, programs). */
   private keysOf(tx: Transaction): string[] {
-    const keys = new Set<string>([this.operator.toBase58(), (tx.feePayer ?? this.operator).toBase58()]);
+    const keys = new Set<string>([this.operatorAddress, (tx.feePayer ?? this.operator).toBase58()]);
     for (const ix of tx.instructions) {
       keys.add(ix.programId.toBase58());
       for (const m of ix.keys) keys.add(m.pubkey.toBase58());
@@ -351,7 +354,7 @@ export class EmbeddedChain extends BaseChain {
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('Transaction failed: Blockhash not found (it expired before it was sent); sign it again with a recent blockhash', null, 'BlockhashNotFound', []);
     const before = writable.map((k) => [k, this.accounts.snapshot(k)] as const);
     // Refilled in the transaction's own write: persisted with it, taken back by its undo.
-    if (accountKeys[0] === this.operator.toBase58()) this.refillOperator();
+    if (accountKeys[0] === this.operatorAddress) this.refillOperator();
     const preBalances = this.landedListeners.length ? this.lamportsOf(accountKeys) : [];
     const res = this.svm.sendTransaction(kitTx as never);
     // Only writable accounts can change (fees too); they are now LiteSVM's to answer for.
