@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { afterAll } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import { createTRPCClient, httpBatchLink, httpLink, httpSubscriptionLink, isNonJsonSerializable, splitLink } from '@trpc/client';
@@ -12,7 +13,23 @@ import { startServer, type Server } from '../src/app';
 import type { AppRouter } from '../src/router';
 import { testDatabaseEnv } from './pg/database';
 
-export const tmpDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-test-'));
+const madeDirs: string[] = [];
+/** A data directory of its own; under vitest it is removed when the test file ends (its servers closed by then). */
+export const tmpDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-test-'));
+  madeDirs.push(dir);
+  return dir;
+};
+// Registered while the importing file is collected, so it runs after that file's own afterAll hooks
+// (vitest runs them in reverse). Outside a test file's collection (a bench, a server in a child
+// process) there is no suite to register with: those callers clean up themselves.
+try {
+  afterAll(() => {
+    for (const dir of madeDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  });
+} catch {
+  /* not collected by vitest */
+}
 
 /** A server on `dataDir`, on SQLite or (in the server-postgres project) on a PostgreSQL database of its own. */
 export async function startTestServer(dataDir: string, env: Record<string, string> = {}): Promise<Server> {

@@ -5,7 +5,7 @@
 // An institution with a proven domain (a real DNS server on loopback), issuing to one holder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderBadgePng } from '../src/services/mint/badge';
-import { makePdf } from './helpers';
+import { makePdf, waitFor } from './helpers';
 import { toB64, walletSign } from './mint-support/flow';
 import { approvedInstitution, buildInstitutionWorld, issueForm, signed, type Browser, type InstitutionWorld } from './institutions-support/world';
 
@@ -81,10 +81,16 @@ describe("the holder's view follows the public verdict", () => {
 
   it('a domain proof that lapses: still valid, but the note, the page and a mint say the domain is not proven', { timeout: 90_000 }, async () => {
     const id = await issue('Master of Engineering');
-    w.dns.zone.txt.delete(`_attesta.${DOMAIN}`);
-    expect((await inst.client.issuer.checkDomain.mutate()).proof.status).toBe('lapsed');
-    await new Promise((r) => setTimeout(r, 1100)); // past the verdict cache's second
+    const told: unknown[] = [];
+    const ac = new AbortController();
+    const sub = holder.client.certificate.onStatus.subscribe({ id }, { onData: (e) => told.push(e), signal: ac.signal });
     try {
+      await waitFor(async () => told.length >= 1);
+      w.dns.zone.txt.delete(`_attesta.${DOMAIN}`);
+      expect((await inst.client.issuer.checkDomain.mutate()).proof.status).toBe('lapsed');
+      // The holder's open page is told (its note changes), though the certificate's row did not.
+      await waitFor(async () => told.length >= 2, 10_000);
+      await new Promise((r) => setTimeout(r, 1100)); // past the verdict cache's second
       const c = await both(id);
       expect(c.public_valid).toBe(true);
       expect(c.public_note).toBe(`${NAME}'s own key signed the record, but its domain ${DOMAIN} is not proven at present.`);
@@ -96,6 +102,8 @@ describe("the holder's view follows the public verdict", () => {
       expect(attrs).toMatchObject({ 'Trust Tier': 'Signed, domain not proven', 'Issuer Domain': DOMAIN, 'Domain Proven': 'No' });
       expect(Buffer.from(image).equals(Buffer.from(await renderBadgePng({ institution: NAME, tier: 'issuer_signed', domain: DOMAIN, verifyHost })))).toBe(true);
     } finally {
+      ac.abort();
+      sub.unsubscribe();
       w.dns.zone.txt.set(`_attesta.${DOMAIN}`, [`attesta-issuer=${inst.wallet.address}`]);
       expect((await inst.client.issuer.checkDomain.mutate()).proof.status).toBe('proven');
     }
@@ -107,7 +115,19 @@ describe("the holder's view follows the public verdict", () => {
     const preparedEarly = await holder.client.mint.prepare.mutate({ id: early });
     const mintedBefore = (await w.server.services.chain.readRegistry())!.mintedCount;
 
-    await w.operator.client.operator.setStatus.mutate({ authority: inst.wallet.address, status: 'suspended' });
+    // A page open on the certificate (its live status) is told when the institution is suspended,
+    // though no row of the certificate changes: the holder sees Not valid without reloading.
+    const told: string[] = [];
+    const ac = new AbortController();
+    const sub = holder.client.certificate.onStatus.subscribe({ id: later }, { onData: (e) => told.push((e as { data: { verification_status: string } }).data.verification_status), signal: ac.signal });
+    try {
+      await waitFor(async () => told.length >= 1); // the current state, first
+      await w.operator.client.operator.setStatus.mutate({ authority: inst.wallet.address, status: 'suspended' });
+      await waitFor(async () => told.length >= 2, 10_000);
+    } finally {
+      ac.abort();
+      sub.unsubscribe();
+    }
     // The premise: its public verdict (the share link's) is not valid.
     expect((await holder.client.public.verifyById.query({ certificateId: later })).valid).toBe(false);
 
@@ -120,6 +140,15 @@ describe("the holder's view follows the public verdict", () => {
     const stats = await holder.client.certificate.stats.query();
     expect(stats).toMatchObject({ verified: 0, not_valid: stats.total, pending: 0, rejected: 0 });
     expect(stats.total).toBeGreaterThanOrEqual(2);
+    // The list's "Verified" filter keeps what a verifier reads as valid: none; "Not valid now" has both.
+    // By recorded status (the REST API's filter) both are still verified, each marked not valid.
+    const listed = async (filter: Parameters<typeof holder.client.certificate.list.query>[0]) => (await holder.client.certificate.list.query(filter)).map((c) => c.id);
+    expect(await listed({ status: 'verified', standing: 'valid' })).toEqual([]);
+    expect(await listed({ status: 'verified', standing: 'not_valid' })).toEqual(expect.arrayContaining([early, later]));
+    expect(await listed({ status: 'pending', standing: 'not_valid' })).toEqual([]);
+    const recorded = await holder.client.certificate.list.query({ status: 'verified' });
+    expect(recorded.map((c) => c.id)).toEqual(expect.arrayContaining([early, later]));
+    expect(recorded.every((c) => !c.public_valid)).toBe(true);
 
     const why = /^This certificate cannot be minted: its public verdict is not valid\. Westbrook Institute's registration is suspended\. It can be minted once the operator approves Westbrook Institute again/;
     await expect(holder.client.mint.prepare.mutate({ id: later })).rejects.toMatchObject(refusal('PRECONDITION_FAILED', why));
@@ -131,5 +160,7 @@ describe("the holder's view follows the public verdict", () => {
     // Approved again: valid again.
     await w.operator.client.operator.setStatus.mutate({ authority: inst.wallet.address, status: 'approved' });
     expect((await both(later)).public_valid).toBe(true);
+    expect(await listed({ status: 'verified', standing: 'valid' })).toEqual(expect.arrayContaining([early, later]));
+    expect(await listed({ status: 'verified', standing: 'not_valid' })).toEqual([]);
   });
 });

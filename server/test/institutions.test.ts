@@ -11,7 +11,8 @@ import { fromHex } from '../../shared/program/codec';
 import { ALL_WALLET_FLOWS } from '../src/services/issuers/flows';
 import { recheckDomains } from '../src/services/issuers/profile';
 import { settleActions } from '../src/services/wallet-tx/actions';
-import { certForm, makePdf, newWallet, waitFor } from './helpers';
+import { certForm, makePdf, newWallet, TEST_HOLDER_NAME, waitFor } from './helpers';
+import { checkedHolderName, parseVerificationDetails } from '../../shared/schemas/details';
 import { approvedInstitution, buildInstitutionWorld, issueForm, signed, signedByImpostor, type Browser, type InstitutionWorld } from './institutions-support/world';
 
 let w: InstitutionWorld;
@@ -200,6 +201,13 @@ describe('confirmation requests', () => {
     const confirmed = await holder.client.certificate.byId.query({ id: cert.id });
     expect(confirmed).toMatchObject({ verification_status: 'verified', tier: 'issuer_confirmed', institution_name: 'Northfield University' });
     expect(confirmed.verification_details?.reason).toMatch(/^Confirmed by Northfield University \(northfield\.test, domain proven\)/);
+    // The holder's name the platform's check found in the document stays said as found (not "not checked").
+    expect(confirmed.verification_details).toMatchObject({ kind: 'confirmed', holder_name: TEST_HOLDER_NAME });
+    expect(checkedHolderName(confirmed.verification_details ?? null)).toBe(TEST_HOLDER_NAME);
+    // So does the public view (another visitor).
+    const anon = await w.browser();
+    const view = await anon.client.public.view.query({ userId: cert.user_id, certificateId: cert.id });
+    expect(checkedHolderName(view.verification_details ?? null)).toBe(TEST_HOLDER_NAME);
     expect(await row(cert.id)).toMatchObject({ issuer_authority: north.wallet.address, requested_issuer: null, claims_confirmed: 1 });
     expect((await north.client.issuer.requests.query({ status: 'confirmed' })).map((r) => r.id)).toContain(req.id);
     await expect(north.client.issuer.confirm.mutate({ requestId: req.id })).rejects.toMatchObject(refusal('CONFLICT', /already confirmed/));
@@ -226,6 +234,7 @@ describe('confirmation requests', () => {
       return x.tier === 'issuer_confirmed' && x;
     });
     expect(r).toMatchObject({ verification_status: 'verified', issuer_authority: north.wallet.address, requested_issuer: null });
+    expect(checkedHolderName(parseVerificationDetails(r.verification_details))).toBe(TEST_HOLDER_NAME);
     const q = await db().selectFrom('confirmation_request').select('status').where('certificate_id', '=', cert.id).executeTakeFirstOrThrow();
     expect(q.status).toBe('confirmed');
     expect((await north.client.issuer.certificates.query()).certificates.map((c) => c.id)).toContain(cert.id);

@@ -354,7 +354,7 @@ describe('certificates, verification and minting', () => {
     expect(c.verification_url).toMatch(new RegExp(`/view/${alice.user.id}/${c.id}$`));
 
     const list = await api.check(await req('/api/v1/certificates', { token: aliceKey }), '/api/v1/certificates', 'GET', 200);
-    expect(list.certificates[0]).toEqual({ id: c.id, title: claims.title, institution_name: claims.institution_name, verification_status: expect.any(String), issue_date: claims.issue_date });
+    expect(list.certificates[0]).toEqual({ id: c.id, title: claims.title, institution_name: claims.institution_name, verification_status: expect.any(String), issue_date: claims.issue_date, valid: false }); // pending: not valid to a verifier
     const filtered = await api.check(await req('/api/v1/certificates?status=rejected', { token: aliceKey }), '/api/v1/certificates', 'GET', 200);
     expect(filtered.certificates.map((x: { id: string }) => x.id)).not.toContain(c.id);
     const badQuery = await api.check(await req('/api/v1/certificates?status=lost', { token: aliceKey }), '/api/v1/certificates', 'GET', 400);

@@ -30,6 +30,11 @@ export const listCertificatesInput = z
   .object({
     search: z.string().trim().max(200).optional(),
     status: certificateStatusFilter.optional(),
+    /**
+     * What a verifier reads now (the public verdict): `valid` keeps the certificates it reads as valid,
+     * `not_valid` those verified on record that it reads as not valid (institution suspended, expired…).
+     */
+    standing: z.enum(['valid', 'not_valid']).optional(),
     limit: z.number().int().min(1).max(200).optional(),
   })
   .optional();

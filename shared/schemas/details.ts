@@ -100,6 +100,11 @@ export interface ConfirmedDetails {
   claims_confirmed?: boolean;
   /** The platform's content check passed for the claims shown (before or during the confirmation). */
   content_checked?: boolean;
+  /**
+   * The holder's name the platform's check found in the document's text before the institution
+   * confirmed it (kept from that verdict: the confirmation does not check a name of its own).
+   */
+  holder_name?: string;
 }
 
 export type VerificationDetails = VerdictDetails | RetryDetails | AwaitingConfirmationDetails | RevokedDetails | SupersededDetails | ConfirmedDetails;
@@ -155,7 +160,11 @@ export function parseVerificationDetails(text: string | null): VerificationDetai
   return { ...o, kind: detailsKind(o) } as VerificationDetailsDto;
 }
 
-/** The holder's name a verified verdict found in the document's text, if the check looked for one. */
+/**
+ * The holder's name a verified verdict found in the document's text, if the check looked for one; an
+ * institution's confirmation keeps the name its earlier platform check found (ConfirmedDetails).
+ */
 export function checkedHolderName(d: VerificationDetailsDto | null): string | null {
-  return d?.kind === 'verdict' && d.reason_code === 0 && typeof d.holder_name === 'string' && d.holder_name ? d.holder_name : null;
+  const checked = (d?.kind === 'verdict' && d.reason_code === 0) || d?.kind === 'confirmed';
+  return checked && typeof d?.holder_name === 'string' && d.holder_name ? d.holder_name : null;
 }

@@ -79,6 +79,7 @@ export const restCertificateSummary = z.object({
   institution_name: z.string(),
   verification_status: status,
   issue_date: z.string(),
+  valid: z.boolean().describe('What a verifier reads now (the public verdict): false for a certificate verified on record whose institution is suspended, that expired, or that is not verified'),
 });
 export const restCertificateListResponse = z.object({ certificates: z.array(restCertificateSummary) });
 

@@ -421,8 +421,27 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     // chain, the verdict is not valid — and so are the badge and the headline.
     const { issuer } = loadOrCreateDemoKeys(e2e.server.dataDir);
     const admin = Keypair.fromSecretKey(Uint8Array.from(JSON.parse(fs.readFileSync(path.join(e2e.server.dataDir, 'operator.json'), 'utf8')) as number[]));
+    // The holder has cert-1 open: valid (the record signed with the institution's key).
+    await page.goto('/certificates/cert-1');
+    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('verified');
     await setIssuerStatusAsAdmin(e2e.server.url, admin, issuer.publicKey, IssuerStatus.Suspended);
     try {
+      // Live, without a reload: the open page is told and shows it not valid (no polling runs for a verified one).
+      await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('not_valid');
+      expect(await page.getByText('Not valid', { exact: true }).first().isVisible()).toBe(true);
+      // The list's "Verified" filter means valid now: cert-1 is under "Not valid now" instead.
+      await page.goto('/certificates');
+      const cert1 = page.locator('main a[href="/certificates/cert-1"]');
+      await visible(cert1); // under All Statuses
+      const filter = page.getByRole('combobox', { name: 'Filter by status' });
+      await filter.click();
+      await page.getByRole('option', { name: 'Verified', exact: true }).click();
+      await expect.poll(() => cert1.count()).toBe(0);
+      await filter.click();
+      await page.getByRole('option', { name: 'Not valid now' }).click();
+      await visible(cert1);
+      await screenshot(page, 'verdict-after-list-not-valid-now');
+
       await expect.poll(async () => {
         await v.reload();
         return summary.getAttribute('data-valid');

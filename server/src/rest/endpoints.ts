@@ -246,7 +246,7 @@ export const ENDPOINTS: Endpoint[] = [
       const q = parse(restListCertificatesQuery, req.query);
       const rows = await call(() => caller.certificate.list({ status: q.status, search: q.search }));
       return ok({
-        certificates: rows.map((c) => ({ id: c.id, title: c.title, institution_name: c.institution_name, verification_status: c.verification_status, issue_date: c.issue_date })),
+        certificates: rows.map((c) => ({ id: c.id, title: c.title, institution_name: c.institution_name, verification_status: c.verification_status, issue_date: c.issue_date, valid: c.public_valid })),
       });
     },
   },

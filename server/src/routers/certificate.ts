@@ -48,10 +48,15 @@ export const certificateRouter = router({
   }),
 
   list: protectedProcedure.input(listCertificatesInput).query(async ({ ctx, input }) => {
-    const rows = await listOwn(ctx.db, ctx.session.user.id, { status: input?.status, search: input?.search, limit: input?.limit });
+    const standing = input?.standing;
+    // By standing: only verified rows can be either, and the limit applies after judging them.
+    const rows = await listOwn(ctx.db, ctx.session.user.id, { status: standing ? 'verified' : input?.status, search: input?.search, limit: standing ? undefined : input?.limit });
     // Not a verdict each: the same rules over the rows, the chain read for issuer-confirmed ones only.
     const standings = await standingsOf(ctx, rows);
-    return rows.map((r, i) => toCertificateDto(r, ctx.origin, standings[i]));
+    const dtos = rows.map((r, i) => toCertificateDto(r, ctx.origin, standings[i]));
+    if (!standing) return dtos;
+    if (input?.status && input.status !== 'all' && input.status !== 'verified') return []; // never verified, so neither
+    return dtos.filter((c) => c.public_valid === (standing === 'valid')).slice(0, input?.limit ?? 200);
   }),
 
   byId: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => holderView(ctx, await ownCertificate(ctx, input.id))),

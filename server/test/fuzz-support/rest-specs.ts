@@ -115,6 +115,8 @@ export function restSpecs(f: Fixture, permanentId: string, inst: Awaited<ReturnT
       query: shaped({ status: fc.constantFrom('all', ...CERTIFICATE_STATUSES, 'ALL'), search: fc.oneof(oddText(200), fc.constantFrom('%', '_', 'Science')) }),
       accepted: async (c, _s, d) => {
         for (const x of d.certificates) if (typeof c.query?.status === 'string' && c.query.status !== 'all') expect(x.verification_status).toBe(c.query.status);
+        // Never valid unless verified on record (what a verifier reads, beside the recorded status).
+        for (const x of d.certificates) if (x.verification_status !== 'verified') expect(x.valid).toBe(false);
       },
     },
     'POST /api/v1/certificates': {
@@ -147,6 +149,8 @@ export function restSpecs(f: Fixture, permanentId: string, inst: Awaited<ReturnT
       query: shaped({ status: fc.constantFrom('all', 'verified', 'revoked', 'superseded', 'pending'), search: oddText(200) }),
       accepted: async (c, _s, d) => {
         for (const x of d.certificates) if (typeof c.query?.status === 'string' && c.query.status !== 'all') expect(x.verification_status).toBe(c.query.status);
+        // Never valid unless verified on record (what a verifier reads, beside the recorded status).
+        for (const x of d.certificates) if (x.verification_status !== 'verified') expect(x.valid).toBe(false);
       },
     },
     'POST /api/v1/issuer/certificates': {

@@ -12,7 +12,18 @@ import { CertificateCard } from './components/CertificateCard';
 import { EmptyCertificates } from './components/EmptyCertificates';
 import { PageHeader } from './components/PageHeader';
 
-type StatusFilter = 'all' | CertificateStatusName;
+/** A recorded status, or `not_valid`: verified on record but not valid for a verifier now. */
+type StatusFilter = 'all' | CertificateStatusName | 'not_valid';
+
+/**
+ * The list query for a filter. "Verified" means what a verifier reads (valid now), as the cards and
+ * the dashboard's counter say it; one verified on record but not valid now is under "Not valid now".
+ */
+function listFilter(status: StatusFilter) {
+  if (status === 'verified') return { status: 'verified' as const, standing: 'valid' as const };
+  if (status === 'not_valid') return { status: 'verified' as const, standing: 'not_valid' as const };
+  return { status };
+}
 
 function useDebounced<T>(value: T, ms: number) {
   const [v, setV] = useState(value);
@@ -28,7 +39,7 @@ export default function CertificatesPage() {
   const [status, setStatus] = useState<StatusFilter>('all');
   const term = useDebounced(search.trim(), 250);
   const list = useQuery({
-    ...trpc.certificate.list.queryOptions({ search: term || undefined, status }),
+    ...trpc.certificate.list.queryOptions({ search: term || undefined, ...listFilter(status) }),
     placeholderData: keepPreviousData,
   });
   const certificates = (list.data ?? []) as CertificateDto[];
@@ -68,6 +79,8 @@ export default function CertificatesPage() {
             <SelectItem value="pending">Pending</SelectItem>
             <SelectItem value="verified">Verified</SelectItem>
             <SelectItem value="rejected">Rejected</SelectItem>
+            {/* Verified on record, but a verifier reads it as not valid now (its institution suspended, expired…). */}
+            <SelectItem value="not_valid">Not valid now</SelectItem>
             {/* Set on chain by others: the institution or the operator revoked it, or issued the file to its rightful holder. */}
             <SelectItem value="revoked">Revoked</SelectItem>
             <SelectItem value="superseded">Superseded</SelectItem>

@@ -1,5 +1,7 @@
-import type { ConfirmedSignatureInfo, Connection, PublicKey, VersionedTransactionResponse } from '@solana/web3.js';
+import { PublicKey, type ConfirmedSignatureInfo, type Connection, type VersionedTransactionResponse } from '@solana/web3.js';
+import { decodeIssuer, ISSUER_DISCRIMINATOR } from '../../../../shared/program/codec';
 import { sha256sOfRecords } from '../../db/certificates';
+import { announceInstitutionChange } from '../issuers/certificates';
 import type { LandedTransaction } from '../chain/types';
 import type { Services } from '../index';
 import { reconcileCertificate } from './reconcile';
@@ -115,7 +117,23 @@ export class ChainSync {
 
   private async onLanded(tx: LandedTx) {
     await this.reconcileKeys(tx.keys);
+    await this.announceInstitutions(tx.keys);
     await this.saveCursor(CURSOR_KEY, String(tx.slot));
+  }
+
+  /**
+   * An institution's account that a transaction sent through /rpc touched (the registry admin's
+   * set_issuer_status, with its own tools): the pages open on its certificates re-read their verdict.
+   * The server's own flows announce their changes themselves; nothing is read when nobody watches.
+   */
+  private async announceInstitutions(keys: string[]) {
+    if (!this.svc.bus.watched().length) return;
+    const programId = this.svc.chain.programId.toBase58();
+    for (const key of keys) {
+      const acc = await this.svc.chain.getAccountInfo(new PublicKey(key));
+      if (!acc || acc.owner !== programId || !ISSUER_DISCRIMINATOR.every((b, i) => acc.data[i] === b)) continue;
+      await announceInstitutionChange(this.svc, decodeIssuer(acc.data).authority.toBase58());
+    }
   }
 
   /**

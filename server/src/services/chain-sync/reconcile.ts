@@ -1,7 +1,7 @@
 import { PublicKey } from '@solana/web3.js';
 import { CertificateStatus, TrustTier, fromHex, type CertificateAccount } from '../../../../shared/program/codec';
 import { ReasonCode, reasonName, reasonText, revokerRoleText } from '../../../../shared/program/reasons';
-import { claimsWereChecked, parseVerificationDetails, type ConfirmedDetails, type RevokedDetails, type SupersededDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
+import { checkedHolderName, claimsWereChecked, parseVerificationDetails, type ConfirmedDetails, type RevokedDetails, type SupersededDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
 import { claimsOf, findBySha256, updateCertificate } from '../../db/certificates';
 import { newId } from '../../lib/ids';
 import type { CertificateRow } from '../../db/schema';
@@ -109,6 +109,7 @@ export async function chainDecision(svc: Pick<Services, 'chain'>, row: Certifica
     const claimsConfirmed = previous?.kind === 'confirmed' && previous.claims_confirmed === true;
     const contentChecked = opts.contentChecked === true || contentCheckedOf(row);
     const unchecked = !claimsConfirmed && !contentChecked;
+    const foundName = checkedHolderName(previous);
     return {
       verification_status: 'verified',
       tier: 'issuer_confirmed',
@@ -125,6 +126,8 @@ export async function chainDecision(svc: Pick<Services, 'chain'>, row: Certifica
         confirmed_at: iso(record.verifiedAt),
         claims_confirmed: claimsConfirmed,
         content_checked: contentChecked,
+        // The holder's name the platform's check found before (the confirmation checks none of its own).
+        ...(foundName ? { holder_name: foundName } : {}),
       },
     };
   }

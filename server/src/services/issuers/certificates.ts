@@ -33,3 +33,18 @@ export async function issuedCertificates(svc: Pick<Services, 'db' | 'chain'>, us
     counts: { total: Number(c.total), verified: Number(c.verified), revoked: Number(c.revoked), superseded: Number(c.superseded), open_requests: Number(open.n) },
   };
 }
+
+/**
+ * An institution's standing changed (approved, suspended, its domain proof proven or lapsed): every
+ * certificate it issued or confirmed reads differently now though no row of them changed. The pages
+ * open on them are told, so a holder sees it live; only watched certificates are looked up.
+ */
+export async function announceInstitutionChange(svc: Pick<Services, 'db' | 'bus'>, authority: string) {
+  const watched = svc.bus.watched();
+  if (!watched.length) return;
+  const now = new Date().toISOString();
+  for (let i = 0; i < watched.length; i += 500) {
+    const rows = await svc.db.selectFrom('certificate').select(['id', 'verification_status']).where('issuer_authority', '=', authority).where('id', 'in', watched.slice(i, i + 500)).execute();
+    for (const r of rows) svc.bus.publish({ certificate_id: r.id, verification_status: r.verification_status, step: null, step_status: null, updated_at: now });
+  }
+}

@@ -74,7 +74,7 @@ export function requireProven(svc: Pick<Services, 'devAccounts'>, profile: Issue
 }
 
 /** The words a verifier reads for an institution's own word on a certificate. */
-export function issuerConfirmedDetails(p: { authority: string; issuer: IssuerAccount; profile: IssuerProfileRow; at: Date; issued: boolean }): ConfirmedDetails {
+export function issuerConfirmedDetails(p: { authority: string; issuer: IssuerAccount; profile: IssuerProfileRow; at: Date; issued: boolean; holderName?: string | null }): ConfirmedDetails {
   const domain = p.profile.proof_status === 'proven' ? `${p.profile.domain}, domain proven` : `${p.profile.domain}, domain not proven`;
   const day = p.at.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
   return {
@@ -87,6 +87,8 @@ export function issuerConfirmedDetails(p: { authority: string; issuer: IssuerAcc
     confirmed_at: p.at.toISOString(),
     claims_confirmed: true,
     content_checked: false,
+    // The name the platform's check found before (a holder's upload); the institution checks none.
+    ...(p.holderName ? { holder_name: p.holderName } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import type { IssuerProfileRow, ProofStatus, UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import type { Services } from '../index';
 import { payloadOf, prepareAction, type ActionFlow, type PreparedAction } from '../wallet-tx/actions';
+import { announceInstitutionChange } from './certificates';
 import { checkDomainProof, InvalidDomainError, normalizeDomain, proofInstructions, type DomainProofResult, type ProofFinding } from './domain-proof';
 import { issuerOf } from './roles';
 
@@ -106,7 +107,7 @@ export async function issuerMe(svc: Svc, user: UserRow) {
 }
 
 /** Stores a check's outcome: proven, or (a proof that held before and fails now) lapsed, else unproven. */
-async function storeProof(svc: Pick<Services, 'db'>, profile: IssuerProfileRow, r: DomainProofResult): Promise<ProofStatus> {
+async function storeProof(svc: Pick<Services, 'db' | 'bus'>, profile: IssuerProfileRow, r: DomainProofResult): Promise<ProofStatus> {
   const status: ProofStatus = r.proven ? 'proven' : profile.proof_status === 'unproven' ? 'unproven' : 'lapsed';
   const checked = { proof_status: status, proof_method: r.method, proven_at: r.proven ? r.checkedAt : profile.proven_at, checked_at: r.checkedAt, findings: JSON.stringify(r.findings) };
   await svc.db
@@ -114,6 +115,7 @@ async function storeProof(svc: Pick<Services, 'db'>, profile: IssuerProfileRow, 
     .values({ ...profile, ...checked })
     .onConflict((c) => c.column('authority').doUpdateSet(checked))
     .execute();
+  if (status !== profile.proof_status) await announceInstitutionChange(svc, profile.authority);
   return status;
 }
 
@@ -132,7 +134,7 @@ export async function checkDomain(svc: Svc, user: UserRow) {
  * again; a proof that fails lapses (the institution cannot issue or confirm until it holds again), one
  * that holds again is proven. Each change is in the audit log (the platform's action).
  */
-export async function recheckDomains(svc: Pick<Services, 'db' | 'chain' | 'config'>, opts: { olderThanMs: number; limit?: number }) {
+export async function recheckDomains(svc: Pick<Services, 'db' | 'chain' | 'config' | 'bus'>, opts: { olderThanMs: number; limit?: number }) {
   const before = new Date(Date.now() - opts.olderThanMs).toISOString();
   const due = await svc.db
     .selectFrom('issuer_profile')

@@ -2,6 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import { CertificateStatus, IssuerStatus, TrustTier, fromHex, isExpired } from '../../../../shared/program/codec';
 import { confirmCertificateIx, requestConfirmationIx } from '../../../../shared/program/instructions';
 import { appendAudit } from '../../db/audit';
+import { checkedHolderName, parseVerificationDetails } from '../../../../shared/schemas/details';
 import { claimsOf, findCertificate, getCertificate, ownOrNotFound, updateCertificate } from '../../db/certificates';
 import type { ConfirmationRequestRow, UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
@@ -146,10 +147,12 @@ export const confirmFlow: ActionFlow = {
     const issuer = (await svc.chain.readIssuer(authority))!;
     const profile = await profileOf({ db: trx }, a.signer, issuer);
     const now = new Date();
+    const before = await getCertificate(trx, p.certificate_id);
+    const holderName = checkedHolderName(parseVerificationDetails(before.verification_details));
     await updateCertificate(trx, p.certificate_id, {
       verification_status: 'verified',
       tier: 'issuer_confirmed',
-      verification_details: JSON.stringify(issuerConfirmedDetails({ authority: a.signer, issuer, profile, at: now, issued: false })),
+      verification_details: JSON.stringify(issuerConfirmedDetails({ authority: a.signer, issuer, profile, at: now, issued: false, holderName })),
       // It confirmed the claims as the holder stated them; the institution shown is its own name.
       institution_name: issuer.name,
       issuer_authority: a.signer,

@@ -5,13 +5,14 @@ import { appendAudit, auditPage } from '../../db/audit';
 import type { UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import type { Services } from '../index';
+import { announceInstitutionChange } from '../issuers/certificates';
 import { issuerDto, profileOf } from '../issuers/profile';
 
 // The operator console: issuers by status with their domain proof, approve/suspend (set_issuer_status,
 // signed by the server's operator key, the registry admin), the audit log. Revoking for fraud is in
 // services/issuers/revoke.ts beside the institution's own revocation.
 
-type Svc = Pick<Services, 'db' | 'chain'>;
+type Svc = Pick<Services, 'db' | 'chain' | 'bus'>;
 
 export async function listIssuers(svc: Svc, status: 'all' | 'pending' | 'approved' | 'suspended' = 'all') {
   const out = [];
@@ -46,6 +47,7 @@ export async function setIssuerStatus(svc: Svc, user: UserRow, input: { authorit
       throw e;
     }
   });
+  await announceInstitutionChange(svc, input.authority);
   const after = (await svc.chain.readIssuer(authority))!;
   return issuerDto(input.authority, after, profile);
 }

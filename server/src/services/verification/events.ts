@@ -19,6 +19,10 @@ export class EventBus {
   publish(e: StatusEvent) {
     this.emitter.emit(`cert:${e.certificate_id}`, e);
   }
+  /** The certificates someone is watching now (an open page's subscription): bounded by open connections. */
+  watched(): string[] {
+    return this.emitter.eventNames().flatMap((n) => (typeof n === 'string' && n.startsWith('cert:') && this.emitter.listenerCount(n) > 0 ? [n.slice(5)] : []));
+  }
   /** Async iterator of events for one certificate, ended by `signal`. */
   subscribe(certificateId: string, signal?: AbortSignal): AsyncIterableIterator<StatusEvent> {
     const it = on(this.emitter, `cert:${certificateId}`, { signal }) as AsyncIterableIterator<[StatusEvent]>;
