@@ -1,17 +1,14 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { certForm, makeClient, makePdf, signIn, startTestServer, tmpDataDir, waitFor } from './helpers';
-import { testDatabaseEnv } from './pg/database';
+import { killChildren, startChildServer } from './faults-support/child';
 
 const claims = { title: 'Certificate of Excellence', institution_name: 'Harbor Institute', program_name: 'Marine Robotics', issue_date: '2025-03-03' };
 const pdfFor = () => makePdf(['Harbor Institute', 'Certificate of Excellence', 'Marine Robotics']);
 const dirs: string[] = [];
-const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killChildren();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
@@ -61,20 +58,8 @@ describe('restarts', () => {
   it('finishes a pipeline after the server process is killed (SIGKILL) in the middle of it', { timeout: 150_000 }, async () => {
     const dir = tmpDataDir();
     dirs.push(dir);
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, ...(await testDatabaseEnv(dir)), ATTESTA_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', ATTESTA_TEST_STEP_DELAY_MS: '1500', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 60_000, 200).catch((e) => {
-      throw new Error(`child did not start: ${e}\n${output}`);
-    });
+    const child = await startChildServer(dir, { ATTESTA_TEST_STEP_DELAY_MS: '1500' });
+    const url = child.url;
 
     const c = makeClient(url);
     await signIn(c);
@@ -82,8 +67,7 @@ describe('restarts', () => {
     // Kill it after the first step is logged and before the verdict.
     await waitFor(async () => (await c.client.certificate.logs.query({ id: cert.id })).length >= 1, 30_000, 50);
     expect((await c.client.certificate.byId.query({ id: cert.id })).verification_status).toBe('pending');
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    await child.kill();
 
     const server = await startTestServer(dir);
     try {
@@ -140,13 +124,3 @@ describe('restarts', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-    s.on('error', reject);
-  });
-}
