@@ -30,7 +30,7 @@ let built = false;
  * tests' build takes too, so parallel test files never write it at once). It starts in ~2.3 s where
  * the sources through tsx take ~3.8 s, and these tests start dozens of servers.
  */
-function productionEntry(): string {
+export function productionEntry(): string {
   if (!built) {
     execFileSync('flock', [path.join(os.tmpdir(), 'attesta-app-build.lock'), process.execPath, 'server/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
     built = true;

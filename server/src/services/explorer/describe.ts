@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BorshCoder, type Idl } from '@coral-xyz/anchor';
+import type { BorshCoder, Idl } from '@coral-xyz/anchor';
 import { ComputeBudgetProgram, PublicKey, SystemInstruction, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
@@ -24,9 +24,15 @@ import type {
 // What the explorer shows of an account, an instruction and a transaction's logs: decoded with the
 // Attesta IDL, the Token-2022 layouts and the system / compute-budget / token instruction sets.
 
-// The IDL is static: one coder, made on first use.
+// The IDL is static: one coder, made on the explorer's first use. Anchor (~0.1 s to load) is imported
+// then, not by every server start (loadIdlCoder, awaited by ./index.ts before it describes anything).
 let idlCoder: BorshCoder | null = null;
-const coder = (): BorshCoder => (idlCoder ??= new BorshCoder(idl as Idl));
+let loading: Promise<BorshCoder> | null = null;
+export function loadIdlCoder(): Promise<BorshCoder> {
+  loading ??= import('@coral-xyz/anchor').then(({ BorshCoder }) => (idlCoder = new BorshCoder(idl as Idl)));
+  return loading;
+}
+const coder = (): BorshCoder => idlCoder ?? (() => { throw new Error('explorer: loadIdlCoder() first'); })();
 
 const ACCOUNT_DISCRIMINATORS = ((idl as Idl).accounts ?? []).map((a) => ({ name: a.name, discriminator: Buffer.from(a.discriminator) }));
 const KIND_OF: Record<string, ExplorerAccountDto['kind']> = { Certificate: 'certificate', Issuer: 'issuer', Registry: 'registry' };

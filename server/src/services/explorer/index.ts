@@ -3,7 +3,7 @@ import bs58 from 'bs58';
 import type { ExplorerAddressDto, ExplorerTransactionDto, ExplorerTxSummaryDto } from '../../../../shared/schemas/explorer';
 import { EXPLORER_PAGE_SIZE } from '../../../../shared/schemas/explorer';
 import type { Services } from '../index';
-import { describeAccount, describeInstruction, eventsFromLogs } from './describe';
+import { describeAccount, describeInstruction, eventsFromLogs, loadIdlCoder } from './describe';
 
 // A read-only explorer of this server's chain for anyone: accounts decoded with the Attesta IDL
 // (certificate, issuer, registry), Token-2022 mints with their metadata, and transactions with their
@@ -26,6 +26,7 @@ function decodeWire(wire: Uint8Array): Transaction | null {
 
 /** An address: its account (if any), its latest transactions, and the certificate it belongs to. */
 export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verdicts'>, address: string, limit = EXPLORER_PAGE_SIZE): Promise<ExplorerAddressDto> {
+  await loadIdlCoder();
   let key: PublicKey;
   try {
     const bytes = bs58.decode(address);
@@ -100,6 +101,7 @@ export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verd
 
 /** A transaction: its instructions and events decoded, its logs; from the journal or the server's own record. */
 export async function explorerTransaction(svc: Pick<Services, 'db' | 'chain'>, signature: string): Promise<ExplorerTransactionDto> {
+  await loadIdlCoder();
   try {
     if (bs58.decode(signature).length !== 64) throw new Error('size');
   } catch {

@@ -109,7 +109,7 @@ describe('UploadThing blob store against the fake UploadThing server', () => {
     expect(put.key).toBe(key);
     expect(put.url).toMatch(new RegExp(`^${fake.url}/f/`));
 
-    const listed = await s.utapi.listFiles();
+    const listed = await (await s.utapi()).listFiles();
     expect(listed.files).toHaveLength(1);
     expect(listed.files[0]).toMatchObject({ customId: customIdFor(key), name: 'certificates_c1_original.pdf', size: bytes.length, status: 'Uploaded' });
 
@@ -123,7 +123,7 @@ describe('UploadThing blob store against the fake UploadThing server', () => {
     await s.delete(key);
     expect(await s.exists(key)).toBe(false);
     expect(await s.get(key)).toBeNull();
-    expect((await s.utapi.listFiles()).files).toHaveLength(0);
+    expect((await (await s.utapi()).listFiles()).files).toHaveLength(0);
   });
 
   it('replaces a key on a second put (one file, new bytes)', async () => {
@@ -131,7 +131,7 @@ describe('UploadThing blob store against the fake UploadThing server', () => {
     await s.put('photos/u1.png', new Uint8Array([1, 2, 3]), 'image/png');
     await s.put('photos/u1.png', new Uint8Array([4, 5]), 'image/png');
     expect(await s.get('photos/u1.png')).toEqual(new Uint8Array([4, 5]));
-    expect((await s.utapi.listFiles()).files.filter((f) => f.customId === customIdFor('photos/u1.png'))).toHaveLength(1);
+    expect((await (await s.utapi()).listFiles()).files.filter((f) => f.customId === customIdFor('photos/u1.png'))).toHaveLength(1);
     await s.delete('photos/u1.png');
   });
 

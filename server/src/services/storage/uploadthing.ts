@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { UTApi, UTFile } from 'uploadthing/server';
+import type { UTApi } from 'uploadthing/server';
 import { BlobStoreError, validateKey, type BlobStore } from './types.js';
 
 export interface UploadThingBlobStoreOptions {
@@ -34,17 +34,28 @@ function appIdFromToken(token: string): string {
   throw new BlobStoreError('UPLOADTHING_TOKEN is not a valid UploadThing token (expected base64 JSON with apiKey and appId). Copy it again from the UploadThing dashboard.');
 }
 
-/** Uploads through UploadThing's server SDK (UTApi); reads back through the public file URL. */
-export function createUploadThingBlobStore(opts: UploadThingBlobStoreOptions): BlobStore & { utapi: UTApi } {
+/**
+ * Uploads through UploadThing's server SDK (UTApi); reads back through the public file URL. The SDK
+ * (with Effect, ~0.6 s to load) is imported when this store is made, not by every server: an
+ * installation on the embedded defaults never loads it. A token that is not one fails here at once.
+ */
+export function createUploadThingBlobStore(opts: UploadThingBlobStoreOptions): BlobStore & { utapi: () => Promise<UTApi> } {
   const appId = appIdFromToken(opts.token);
   const doFetch = opts.fetch ?? globalThis.fetch;
-  const utapi = new UTApi({
-    token: opts.token,
-    ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
-    ...(opts.ingestUrl ? { ingestUrl: opts.ingestUrl } : {}),
-    fetch: doFetch,
-    logLevel: opts.logLevel ?? 'Error',
-  });
+  const sdk = import('uploadthing/server');
+  sdk.catch(() => {}); // awaited (and its failure reported) at the first use
+  const api = sdk.then(
+    ({ UTApi }) =>
+      new UTApi({
+        token: opts.token,
+        ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
+        ...(opts.ingestUrl ? { ingestUrl: opts.ingestUrl } : {}),
+        fetch: doFetch,
+        logLevel: opts.logLevel ?? 'Error',
+      }),
+  );
+  api.catch(() => {});
+  const utapi = () => api;
   const fileBase = (opts.fileUrlBase ?? `https://${appId}.ufs.sh`).replace(/\/+$/, '');
   const urlFor = (key: string) => `${fileBase}/f/${customIdFor(key)}`;
 
@@ -55,7 +66,7 @@ export function createUploadThingBlobStore(opts: UploadThingBlobStoreOptions): B
 
   async function remove(key: string): Promise<void> {
     try {
-      await utapi.deleteFiles(customIdFor(key), { keyType: 'customId' });
+      await (await utapi()).deleteFiles(customIdFor(key), { keyType: 'customId' });
     } catch (err) {
       fail('delete', err);
     }
@@ -70,7 +81,8 @@ export function createUploadThingBlobStore(opts: UploadThingBlobStoreOptions): B
       const name = key.split('/').join('_');
       let result;
       try {
-        result = await utapi.uploadFiles(new UTFile([bytes as BlobPart], name, { type: contentType, customId }));
+        const { UTFile } = await sdk;
+        result = await (await utapi()).uploadFiles(new UTFile([bytes as BlobPart], name, { type: contentType, customId }));
       } catch (err) {
         return fail('upload', err);
       }
