@@ -24,7 +24,9 @@ export default defineConfig({
           name: 'server-postgres',
           include: ['server/test/**/*.test.ts'],
           // The soak's short form measures the embedded default; its PostgreSQL figures come from bench:soak.
-          exclude: ['node_modules/**', 'server/test/soak.test.ts'],
+          // Subjects the database plays no part in run once, on the embedded default: the document
+          // readers' processes and limits, and what one client can make the HTTP server hold open.
+          exclude: ['node_modules/**', 'server/test/soak.test.ts', 'server/test/reader-warm.test.ts', 'server/test/document-bomb.test.ts', 'server/test/attack-resources.test.ts'],
           env: { RUST_LOG: 'error', ATTESTA_TEST_DB: 'postgres' },
           globalSetup: ['server/test/pg/global-setup.ts'],
         },
