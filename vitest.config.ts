@@ -24,9 +24,25 @@ export default defineConfig({
           name: 'server-postgres',
           include: ['server/test/**/*.test.ts'],
           // The soak's short form measures the embedded default; its PostgreSQL figures come from bench:soak.
-          // Subjects the database plays no part in run once, on the embedded default: the document
-          // readers' processes and limits, and what one client can make the HTTP server hold open.
-          exclude: ['node_modules/**', 'server/test/soak.test.ts', 'server/test/reader-warm.test.ts', 'server/test/document-bomb.test.ts', 'server/test/attack-resources.test.ts'],
+          // Subjects the database plays no part in run once, on the embedded default: reading documents
+          // (reader processes, bombs, hostile and unreadable content, hidden text) and what one client can
+          // make the HTTP server or /rpc hold (connections, bodies, faucet, PubSub output, proxies). What they
+          // do in the database (add a certificate, record a verdict) the remaining tests do on PostgreSQL.
+          exclude: [
+            'node_modules/**',
+            'server/test/soak.test.ts',
+            'server/test/reader-warm.test.ts',
+            'server/test/document-bomb.test.ts',
+            'server/test/hostile-files.test.ts',
+            'server/test/unreadable-content.test.ts',
+            'server/test/attack-content.test.ts',
+            'server/test/attack-resources.test.ts',
+            'server/test/body-limit.test.ts',
+            'server/test/rpc-abuse.test.ts',
+            'server/test/rpc-pubsub-output.test.ts',
+            'server/test/attack-proxy.test.ts',
+            'server/test/startup-imports.test.ts',
+          ],
           env: { RUST_LOG: 'error', ATTESTA_TEST_DB: 'postgres' },
           globalSetup: ['server/test/pg/global-setup.ts'],
         },

@@ -1,4 +1,4 @@
-// npm run bench:scale [-- --full] [--n 10000,100000] [--db sqlite,postgres] [--reuse] [--server-root DIR] [--accounts M]
+// npm run bench:scale [-- --full] [--n 10000,100000] [--db sqlite,postgres] [--reuse] [--server-root DIR[,DIR2]] [--rounds R] [--accounts M]
 //
 // Cost in the number of certificates: fills a data dir with N anchored and verified certificates
 // through the real chain code (EmbeddedChain.anchorCertificate + recordVerification, journaled, in
@@ -11,7 +11,9 @@
 // N = 10,000 and 100,000 by default; --full adds 1,000,000. Exits 1 when a target is missed.
 //
 // --reuse keeps SQLite fills (--fill-only: only make them) in $TMPDIR/attesta-scale/ and reuses them (PostgreSQL fills die with the
-// cluster); a larger fill starts from a copy of the largest smaller one kept there (1,000,000 from 100,000). --server-root runs the server of another checkout on the same data (before/after figures).
+// cluster); a larger fill starts from a copy of the largest smaller one kept there (1,000,000 from 100,000). --server-root runs the server of another checkout on the same data (before/after figures); with two
+// (`--server-root OLD,NEW`) each N is measured with both, alternately (A B, then B A, …, --rounds R times): a PostgreSQL
+// fill dies with its cluster, so this is how its before and after run on the same data and the same hour.
 // --accounts M tops the largest N's chain up to M accounts with funded holder wallets (system accounts, written
 // straight to the chain's table, not through transactions: a certificate anchors one account, so 3,000,000
 // accounts through the anchoring code would take ~7 hours): start-up and reads must not grow with the table.
@@ -45,7 +47,9 @@ const FILL_ONLY = argv.includes('--fill-only'); // with --reuse: prepare the SQL
 const SIZES = (arg('n') ?? (FULL ? '10000,100000,1000000' : '10000,100000')).split(',').map(Number);
 const DBS = (arg('db') ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SERVER_ROOT = path.resolve(arg('server-root') ?? ROOT);
+const SERVER_ROOTS = (arg('server-root') ?? ROOT).split(',').map((r) => path.resolve(r));
+const ROUNDS = Number(arg('rounds') ?? 1);
+const serverName = (root: string) => path.basename(root);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const BATCH = 250;
@@ -253,6 +257,8 @@ interface Row {
   startS: number;
   rssStart: number;
   rssLoad: number;
+  /** The checkout whose server was measured. */
+  server: string;
   healthz: LoadResult;
   trpc: LoadResult;
   cold: LoadResult;
@@ -261,14 +267,14 @@ interface Row {
   load: string;
 }
 
-async function measure(dbKind: string, n: number, dataDir: string, target: DatabaseTarget, fillS: number | null): Promise<Row> {
+async function measure(dbKind: string, n: number, dataDir: string, target: DatabaseTarget, fillS: number | null, serverRoot: string): Promise<Row> {
   const accounts = await accountCount(target);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, ATTESTA_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', LOG_LEVEL: 'warn' };
   if (target.kind === 'postgres') env.DATABASE_URL = target.url;
   else delete env.DATABASE_URL;
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, serverArgs(SERVER_ROOT), { cwd: SERVER_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, serverArgs(serverRoot), { cwd: serverRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((r) => child.once('exit', r));
   try {
     for (;;) {
@@ -291,7 +297,7 @@ async function measure(dbKind: string, n: number, dataDir: string, target: Datab
     const warm = await gen.load(() => `/api/v1/verify/hash/${one}`, { durationMs: DURATION_MS });
     gen.close();
     const rssLoad = rssOf(child.pid!);
-    return { db: dbKind, n, accounts, fillS, startS, rssStart, rssLoad, healthz, trpc, cold, warm, dbBytes: await dbSize(dataDir, target), load: load() };
+    return { server: serverRoot, db: dbKind, n, accounts, fillS, startS, rssStart, rssLoad, healthz, trpc, cold, warm, dbBytes: await dbSize(dataDir, target), load: load() };
   } finally {
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
@@ -310,7 +316,7 @@ const cleanup = () => {
 process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
 
-console.log(`Attesta scale bench — N = ${SIZES.map((n) => n.toLocaleString()).join(', ')} on ${DBS.join(', ')}; server from ${SERVER_ROOT}; ${os.cpus().length} CPUs, load average ${load()}`);
+console.log(`Attesta scale bench — N = ${SIZES.map((n) => n.toLocaleString()).join(', ')} on ${DBS.join(', ')}; server from ${SERVER_ROOTS.join(' and ')}; ${os.cpus().length} CPUs, load average ${load()}`);
 for (const dbKind of DBS) {
   if (dbKind === 'postgres') cluster = await startPgCluster();
   for (const n of SIZES) {
@@ -359,12 +365,17 @@ for (const dbKind of DBS) {
     if (ACCOUNTS && n === Math.max(...SIZES)) await padAccounts(target, ACCOUNTS, console.log);
     await settleVerdicts(dataDir, target, console.log);
     if (FILL_ONLY) continue;
-    const r = await measure(dbKind, n, dataDir, target, fillS);
-    rows.push(r);
-    console.log(
-      `${dbKind}, N = ${n.toLocaleString()}: start ${r.startS.toFixed(2)} s, rss ${mb(r.rssStart).toFixed(0)} → ${mb(r.rssLoad).toFixed(0)} MB, ` +
-        `healthz ${r.healthz.rps.toFixed(0)}/s, cold ${r.cold.rps.toFixed(0)}/s p99 ${r.cold.p99.toFixed(2)} ms, warm ${r.warm.rps.toFixed(0)}/s (load ${r.load})`,
-    );
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternately A B, B A, …: neither server always runs on the caches the other warmed.
+      for (const root of round % 2 ? [...SERVER_ROOTS].reverse() : SERVER_ROOTS) {
+        const r = await measure(dbKind, n, dataDir, target, fillS, root);
+        rows.push(r);
+        console.log(
+          `${dbKind}, N = ${n.toLocaleString()}${SERVER_ROOTS.length > 1 ? ` (${serverName(root)})` : ''}: start ${r.startS.toFixed(2)} s, rss ${mb(r.rssStart).toFixed(0)} → ${mb(r.rssLoad).toFixed(0)} MB, ` +
+            `healthz ${r.healthz.rps.toFixed(0)}/s, cold ${r.cold.rps.toFixed(0)}/s p99 ${r.cold.p99.toFixed(2)} ms, warm ${r.warm.rps.toFixed(0)}/s (load ${r.load})`,
+        );
+      }
+    }
   }
   if (dbKind === 'postgres') {
     cluster?.stop();
@@ -375,9 +386,9 @@ for (const dbKind of DBS) {
 // The table, then the targets.
 const pct = (a: LoadResult, b: LoadResult) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
 const table = [
-  ['db', 'certificates', 'accounts', 'fill s', 'start s', 'rss start MB', 'rss load MB', 'healthz req/s', 'tRPC trivial', 'cold verify req/s', 'cold p99 ms', 'warm verify req/s', 'warm p99 ms', 'db MB', 'load avg'],
+  [...(SERVER_ROOTS.length > 1 ? ['server'] : []), 'db', 'certificates', 'accounts', 'fill s', 'start s', 'rss start MB', 'rss load MB', 'healthz req/s', 'tRPC trivial', 'cold verify req/s', 'cold p99 ms', 'warm verify req/s', 'warm p99 ms', 'db MB', 'load avg'],
   ...rows.map((r) => [
-    r.db, r.n.toLocaleString(), r.accounts.toLocaleString(), r.fillS === null ? 'reused' : r.fillS.toFixed(0), r.startS.toFixed(2), mb(r.rssStart).toFixed(0), mb(r.rssLoad).toFixed(0),
+    ...(SERVER_ROOTS.length > 1 ? [serverName(r.server)] : []), r.db, r.n.toLocaleString(), r.accounts.toLocaleString(), r.fillS === null ? 'reused' : r.fillS.toFixed(0), r.startS.toFixed(2), mb(r.rssStart).toFixed(0), mb(r.rssLoad).toFixed(0),
     r.healthz.rps.toFixed(0), `${r.trpc.rps.toFixed(0)} (${pct(r.trpc, r.healthz)})`, `${r.cold.rps.toFixed(0)} (${pct(r.cold, r.healthz)})`, r.cold.p99.toFixed(2),
     `${r.warm.rps.toFixed(0)} (${pct(r.warm, r.healthz)})`, r.warm.p99.toFixed(2), mb(r.dbBytes).toFixed(0), r.load,
   ]),
@@ -398,7 +409,7 @@ for (const r of rows) {
 }
 // Flat: the largest N within 1.5× (+0.5 s, +50 MB) of the smallest, cold share within 2/3 of it.
 for (const dbKind of DBS) {
-  const mine = rows.filter((r) => r.db === dbKind).sort((a, b) => a.n - b.n);
+  const mine = rows.filter((r) => r.db === dbKind && r.server === SERVER_ROOTS.at(-1)).sort((a, b) => a.n - b.n);
   if (mine.length < 2) continue;
   const [lo, hi] = [mine[0], mine.at(-1)!];
   const span = `${dbKind} ${lo.n.toLocaleString()} → ${hi.n.toLocaleString()}`;

@@ -32,7 +32,10 @@ export function loadIdlCoder(): Promise<BorshCoder> {
   loading ??= import('@coral-xyz/anchor').then(({ BorshCoder }) => (idlCoder = new BorshCoder(idl as Idl)));
   return loading;
 }
-const coder = (): BorshCoder => idlCoder ?? (() => { throw new Error('explorer: loadIdlCoder() first'); })();
+function coder(): BorshCoder {
+  if (!idlCoder) throw new Error('explorer: await loadIdlCoder() before describing');
+  return idlCoder;
+}
 
 const ACCOUNT_DISCRIMINATORS = ((idl as Idl).accounts ?? []).map((a) => ({ name: a.name, discriminator: Buffer.from(a.discriminator) }));
 const KIND_OF: Record<string, ExplorerAccountDto['kind']> = { Certificate: 'certificate', Issuer: 'issuer', Registry: 'registry' };

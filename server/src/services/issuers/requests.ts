@@ -1,8 +1,8 @@
 import { PublicKey } from '@solana/web3.js';
 import { CertificateStatus, IssuerStatus, TrustTier, fromHex, isExpired } from '../../../../shared/program/codec';
 import { confirmCertificateIx, requestConfirmationIx } from '../../../../shared/program/instructions';
-import { appendAudit } from '../../db/audit';
 import { checkedHolderName, parseVerificationDetails } from '../../../../shared/schemas/details';
+import { appendAudit } from '../../db/audit';
 import { claimsOf, findCertificate, getCertificate, ownOrNotFound, updateCertificate } from '../../db/certificates';
 import type { ConfirmationRequestRow, UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
