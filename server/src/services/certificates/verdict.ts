@@ -116,6 +116,15 @@ export class VerdictService {
     return entry;
   }
 
+  /**
+   * An input no chain transaction changes (an institution's domain proof) changed: nothing cached
+   * survives it. (Chain changes need no call: the entries are keyed by the chain's state version.)
+   */
+  forget() {
+    this.verdicts.clear();
+    this.parts.clear();
+  }
+
   /** `storedAddress`: a certificate row's record_address for this hash (spares deriving it; checked). */
   private async chainPart(sha256: string, storedAddress?: string | null): Promise<ChainPart> {
     const version = this.svc.chain.stateVersion();

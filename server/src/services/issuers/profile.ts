@@ -14,7 +14,7 @@ import { issuerOf } from './roles';
 // The institution's profile: registration (register_issuer, signed by the institution's own wallet,
 // paid by the platform) and the domain proof the chain cannot hold.
 
-type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config' | 'devAccounts'>;
+type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config' | 'devAccounts' | 'verdicts'>;
 
 /** A typed domain → its normal form, or BAD_REQUEST saying what to enter. */
 export function domainOrFail(input: string): string {
@@ -107,7 +107,7 @@ export async function issuerMe(svc: Svc, user: UserRow) {
 }
 
 /** Stores a check's outcome: proven, or (a proof that held before and fails now) lapsed, else unproven. */
-async function storeProof(svc: Pick<Services, 'db' | 'bus'>, profile: IssuerProfileRow, r: DomainProofResult): Promise<ProofStatus> {
+async function storeProof(svc: Pick<Services, 'db' | 'bus' | 'verdicts'>, profile: IssuerProfileRow, r: DomainProofResult): Promise<ProofStatus> {
   const status: ProofStatus = r.proven ? 'proven' : profile.proof_status === 'unproven' ? 'unproven' : 'lapsed';
   const checked = { proof_status: status, proof_method: r.method, proven_at: r.proven ? r.checkedAt : profile.proven_at, checked_at: r.checkedAt, findings: JSON.stringify(r.findings) };
   await svc.db
@@ -115,7 +115,12 @@ async function storeProof(svc: Pick<Services, 'db' | 'bus'>, profile: IssuerProf
     .values({ ...profile, ...checked })
     .onConflict((c) => c.column('authority').doUpdateSet(checked))
     .execute();
-  if (status !== profile.proof_status) await announceInstitutionChange(svc, profile.authority);
+  if (status !== profile.proof_status) {
+    // Its certificates' verdicts say whether its domain is proven: none cached may outlive the change,
+    // and the pages open on them are told (they read the verdict again).
+    svc.verdicts.forget();
+    await announceInstitutionChange(svc, profile.authority);
+  }
   return status;
 }
 
@@ -134,7 +139,7 @@ export async function checkDomain(svc: Svc, user: UserRow) {
  * again; a proof that fails lapses (the institution cannot issue or confirm until it holds again), one
  * that holds again is proven. Each change is in the audit log (the platform's action).
  */
-export async function recheckDomains(svc: Pick<Services, 'db' | 'chain' | 'config' | 'bus'>, opts: { olderThanMs: number; limit?: number }) {
+export async function recheckDomains(svc: Pick<Services, 'db' | 'chain' | 'config' | 'bus' | 'verdicts'>, opts: { olderThanMs: number; limit?: number }) {
   const before = new Date(Date.now() - opts.olderThanMs).toISOString();
   const due = await svc.db
     .selectFrom('issuer_profile')
