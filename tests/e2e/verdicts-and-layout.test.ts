@@ -441,6 +441,18 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
       await page.getByRole('option', { name: 'Not valid now' }).click();
       await visible(cert1);
       await screenshot(page, 'verdict-after-list-not-valid-now');
+      // The filter is in the address: a reload keeps it.
+      await expect.poll(() => new URL(page.url()).search).toBe('?status=not_valid');
+      await page.reload();
+      await visible(cert1);
+      expect(await filter.innerText()).toContain('Not valid now');
+      // The dashboard's "… not valid now" line leads to the same list.
+      await page.goto('/dashboard');
+      await visible(page.getByTestId('stat-not-valid'));
+      await screenshot(page, 'verdict-after-dashboard-not-valid-link', { fullPage: false });
+      await page.getByTestId('stat-not-valid').getByRole('link').click();
+      await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe('/certificates?status=not_valid');
+      await visible(cert1);
 
       await expect.poll(async () => {
         await v.reload();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Plus, Search } from 'lucide-react';
 import type { CertificateDto } from '../../../../shared/schemas/dto';
@@ -14,6 +14,7 @@ import { PageHeader } from './components/PageHeader';
 
 /** A recorded status, or `not_valid`: verified on record but not valid for a verifier now. */
 type StatusFilter = 'all' | CertificateStatusName | 'not_valid';
+const STATUS_FILTERS: readonly StatusFilter[] = ['all', 'pending', 'verified', 'rejected', 'not_valid', 'revoked', 'superseded'];
 
 /**
  * The list query for a filter. "Verified" means what a verifier reads (valid now), as the cards and
@@ -36,7 +37,11 @@ function useDebounced<T>(value: T, ms: number) {
 
 export default function CertificatesPage() {
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<StatusFilter>('all');
+  // The filter is in the address (?status=…): a reload or a link (the dashboard's "not valid now") keeps it.
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('status') as StatusFilter | null;
+  const status: StatusFilter = asked && STATUS_FILTERS.includes(asked) ? asked : 'all';
+  const setStatus = (next: StatusFilter) => setParams(next === 'all' ? {} : { status: next }, { replace: true });
   const term = useDebounced(search.trim(), 250);
   const list = useQuery({
     ...trpc.certificate.list.queryOptions({ search: term || undefined, ...listFilter(status) }),

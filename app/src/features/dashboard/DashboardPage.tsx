@@ -54,7 +54,9 @@ export default function DashboardPage() {
               </p>
               {key === 'verified' && s && s.not_valid > 0 && (
                 <p className="mt-1 text-xs text-red-700 dark:text-red-400" data-testid="stat-not-valid">
-                  {s.not_valid === 1 ? '1 more is verified on record but not valid now' : `${s.not_valid} more are verified on record but not valid now`}
+                  <Link to="/certificates?status=not_valid" className="underline underline-offset-2 hover:no-underline">
+                    {s.not_valid === 1 ? '1 more is verified on record but not valid now' : `${s.not_valid} more are verified on record but not valid now`}
+                  </Link>
                 </p>
               )}
             </CardContent>
