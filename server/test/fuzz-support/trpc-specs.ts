@@ -120,13 +120,20 @@ export function trpcSpecs(f: Fixture): Record<string, ProcSpec> {
     },
     'certificate.list': {
       example: { input: { search: ' %_ ', status: 'all', limit: 5 } },
-      input: shaped({ search: fc.oneof(oddText(200), fc.constantFrom('%', '_', '\\', 'Science A', 'science')), status: fc.constantFrom('all', ...CERTIFICATE_STATUSES, 'ALL'), limit: fc.integer({ min: -5, max: 250 }) }),
+      input: shaped({
+        search: fc.oneof(oddText(200), fc.constantFrom('%', '_', '\\', 'Science A', 'science')),
+        status: fc.constantFrom('all', ...CERTIFICATE_STATUSES, 'ALL'),
+        standing: fc.constantFrom('valid', 'not_valid', 'VALID', 'invalid'),
+        limit: fc.integer({ min: -5, max: 250 }),
+      }),
       accepted: async (i, d: any[]) => {
         const term = typeof i?.search === 'string' ? i.search.trim().toLowerCase() : '';
         if (typeof i?.limit === 'number') expect(d.length).toBeLessThanOrEqual(i.limit);
         for (const c of d) {
           expect(c.user_id, 'only the caller’s own certificates').toBe(f.a.user.id);
           if (i?.status && i.status !== 'all') expect(c.verification_status).toBe(i.status);
+          // By standing: verified on record, and valid or not for a verifier as asked.
+          if (i?.standing) expect({ status: c.verification_status, valid: c.public_valid }).toEqual({ status: 'verified', valid: i.standing === 'valid' });
           // Wildcards are literal: every row really contains the term.
           if (term) expect([c.title, c.institution_name, c.program_name].some((s: string) => s.toLowerCase().includes(term)), `${JSON.stringify(term)} in ${c.title}`).toBe(true);
         }
