@@ -5,13 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { productionEntry } from './faults-support/child';
+import { productionArgs } from './faults-support/child';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The packages the bundle imports statically (loaded before the server can listen). */
 function staticImports(): Set<string> {
-  const code = fs.readFileSync(path.join(ROOT, productionEntry()), 'utf8');
+  const code = fs.readFileSync(path.join(ROOT, productionArgs().at(-1)!), 'utf8');
   return new Set([...code.matchAll(/^import\s[^;]*?from\s*"([^"]+)";?$/gm)].map((m) => m[1]));
 }
 
@@ -23,7 +23,7 @@ describe('start-up imports', () => {
     expect(imports).not.toContain('uploadthing/server');
     expect(imports).not.toContain('@coral-xyz/anchor');
     // Still in the build, loaded on demand.
-    const code = fs.readFileSync(path.join(ROOT, productionEntry()), 'utf8');
+    const code = fs.readFileSync(path.join(ROOT, productionArgs().at(-1)!), 'utf8');
     expect(code).toMatch(/import\("uploadthing\/server"\)/);
     expect(code).toMatch(/import\("@coral-xyz\/anchor"\)/);
   });

@@ -1,7 +1,8 @@
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
+import { BUILD_LOCK, ROOT } from '../../../tests/e2e/helpers/server';
+import { PRODUCTION_NODE_FLAGS } from '../../bench/load';
 import { waitFor } from '../helpers';
 import { testDatabaseEnv } from '../pg/database';
 
@@ -21,21 +22,20 @@ export interface ChildServer {
   kill(): Promise<void>;
 }
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 let built = false;
 
 /**
- * The server's production build, what `npm start` runs (dist/server/main.mjs), rebuilt first when it is
- * missing or older than its sources (`server/build.mjs --if-stale`, ~0.2 s; the lock the browser
- * tests' build takes too, so parallel test files never write it at once). It starts in ~2.3 s where
- * the sources through tsx take ~3.8 s, and these tests start dozens of servers.
+ * Node's arguments for the server's production build, as `npm start` runs it (its flags, then
+ * dist/server/main.mjs), rebuilt first when it is missing or older than its sources (`server/build.mjs
+ * --if-stale`, ~0.2 s). It starts in ~2.3 s where the sources through tsx take ~3.8 s, and these tests
+ * start dozens of servers.
  */
-export function productionEntry(): string {
+export function productionArgs(): string[] {
   if (!built) {
-    execFileSync('flock', [path.join(os.tmpdir(), 'attesta-app-build.lock'), process.execPath, 'server/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync('flock', [BUILD_LOCK, process.execPath, 'server/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
     built = true;
   }
-  return 'dist/server/main.mjs';
+  return [...PRODUCTION_NODE_FLAGS, 'dist/server/main.mjs'];
 }
 
 /**
@@ -45,7 +45,7 @@ export function productionEntry(): string {
 export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
   // PORT=0 and the address from the start-up line: a port picked beforehand can be taken by another
   // test process on a shared machine before the child binds it.
-  const child = spawn(process.execPath, ['--enable-source-maps', productionEntry()], {
+  const child = spawn(process.execPath, productionArgs(), {
     cwd: ROOT,
     // The database of the current test project (SQLite in the data dir, or its own PostgreSQL database).
     env: { ...process.env, ATTESTA_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ATTESTA_DEMO_DATA: 'false', LOG_LEVEL: 'warn', ...(await testDatabaseEnv(dataDir)), ...env },

@@ -28,6 +28,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** One build of dist/ at a time across test files (also the crash tests' server build). */
+export const BUILD_LOCK = path.join(os.tmpdir(), 'attesta-app-build.lock');
+
 /**
  * Builds what `npm start` serves when it is missing or stale (always with ATTESTA_E2E_BUILD=1): the
  * app (app/dist) and the server's production build (dist/server), as its prestart does.
@@ -36,7 +39,7 @@ export function ensureBuilt() {
   // Test files run in parallel forks: one build at a time. `app/ensure-built.mjs` and
   // `server/build.mjs --if-stale` (npm start's own checks) rebuild only when a build is missing or
   // older than its sources: a stale build would test old code.
-  const lock = path.join(os.tmpdir(), 'attesta-app-build.lock');
+  const lock = BUILD_LOCK;
   const app = process.env.APP_DIST_DIR ? 'true' : process.env.ATTESTA_E2E_BUILD === '1' ? 'npm run build:app' : 'node app/ensure-built.mjs';
   const server = process.env.ATTESTA_E2E_BUILD === '1' ? 'node server/build.mjs' : 'node server/build.mjs --if-stale';
   execSync(`flock ${JSON.stringify(lock)} sh -c ${JSON.stringify(`${app} && ${server}`)}`, {

@@ -14,7 +14,17 @@ import { PageHeader } from './components/PageHeader';
 
 /** A recorded status, or `not_valid`: verified on record but not valid for a verifier now. */
 type StatusFilter = 'all' | CertificateStatusName | 'not_valid';
-const STATUS_FILTERS: readonly StatusFilter[] = ['all', 'pending', 'verified', 'rejected', 'not_valid', 'revoked', 'superseded'];
+const STATUS_FILTERS: readonly { value: StatusFilter; label: string }[] = [
+  { value: 'all', label: 'All Statuses' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'verified', label: 'Verified' },
+  { value: 'rejected', label: 'Rejected' },
+  // Verified on record, but a verifier reads it as not valid now (its institution suspended, expired…).
+  { value: 'not_valid', label: 'Not valid now' },
+  // Set on chain by others: the institution or the operator revoked it, or issued the file to its rightful holder.
+  { value: 'revoked', label: 'Revoked' },
+  { value: 'superseded', label: 'Superseded' },
+];
 
 /**
  * The list query for a filter. "Verified" means what a verifier reads (valid now), as the cards and
@@ -39,8 +49,8 @@ export default function CertificatesPage() {
   const [search, setSearch] = useState('');
   // The filter is in the address (?status=…): a reload or a link (the dashboard's "not valid now") keeps it.
   const [params, setParams] = useSearchParams();
-  const asked = params.get('status') as StatusFilter | null;
-  const status: StatusFilter = asked && STATUS_FILTERS.includes(asked) ? asked : 'all';
+  const asked = params.get('status');
+  const status: StatusFilter = STATUS_FILTERS.find((f) => f.value === asked)?.value ?? 'all';
   const setStatus = (next: StatusFilter) => setParams(next === 'all' ? {} : { status: next }, { replace: true });
   const term = useDebounced(search.trim(), 250);
   const list = useQuery({
@@ -80,15 +90,11 @@ export default function CertificatesPage() {
             <SelectValue placeholder="All Statuses" />
           </SelectTrigger>
           <SelectContent>
-            <SelectItem value="all">All Statuses</SelectItem>
-            <SelectItem value="pending">Pending</SelectItem>
-            <SelectItem value="verified">Verified</SelectItem>
-            <SelectItem value="rejected">Rejected</SelectItem>
-            {/* Verified on record, but a verifier reads it as not valid now (its institution suspended, expired…). */}
-            <SelectItem value="not_valid">Not valid now</SelectItem>
-            {/* Set on chain by others: the institution or the operator revoked it, or issued the file to its rightful holder. */}
-            <SelectItem value="revoked">Revoked</SelectItem>
-            <SelectItem value="superseded">Superseded</SelectItem>
+            {STATUS_FILTERS.map((f) => (
+              <SelectItem key={f.value} value={f.value}>
+                {f.label}
+              </SelectItem>
+            ))}
           </SelectContent>
         </Select>
       </div>

@@ -43,7 +43,6 @@ export function createUploadThingBlobStore(opts: UploadThingBlobStoreOptions): B
   const appId = appIdFromToken(opts.token);
   const doFetch = opts.fetch ?? globalThis.fetch;
   const sdk = import('uploadthing/server');
-  sdk.catch(() => {}); // awaited (and its failure reported) at the first use
   const api = sdk.then(
     ({ UTApi }) =>
       new UTApi({
@@ -54,8 +53,7 @@ export function createUploadThingBlobStore(opts: UploadThingBlobStoreOptions): B
         logLevel: opts.logLevel ?? 'Error',
       }),
   );
-  api.catch(() => {});
-  const utapi = () => api;
+  api.catch(() => {}); // awaited (and a failure to load reported) at the first use
   const fileBase = (opts.fileUrlBase ?? `https://${appId}.ufs.sh`).replace(/\/+$/, '');
   const urlFor = (key: string) => `${fileBase}/f/${customIdFor(key)}`;
 
@@ -66,14 +64,14 @@ export function createUploadThingBlobStore(opts: UploadThingBlobStoreOptions): B
 
   async function remove(key: string): Promise<void> {
     try {
-      await (await utapi()).deleteFiles(customIdFor(key), { keyType: 'customId' });
+      await (await api).deleteFiles(customIdFor(key), { keyType: 'customId' });
     } catch (err) {
       fail('delete', err);
     }
   }
 
   return {
-    utapi,
+    utapi: () => api,
     async put(key, bytes, contentType) {
       const customId = customIdFor(key);
       // customIds are unique at UploadThing: replacing a key means deleting the old file first.
@@ -82,7 +80,7 @@ export function createUploadThingBlobStore(opts: UploadThingBlobStoreOptions): B
       let result;
       try {
         const { UTFile } = await sdk;
-        result = await (await utapi()).uploadFiles(new UTFile([bytes as BlobPart], name, { type: contentType, customId }));
+        result = await (await api).uploadFiles(new UTFile([bytes as BlobPart], name, { type: contentType, customId }));
       } catch (err) {
         return fail('upload', err);
       }
