@@ -3,6 +3,10 @@
 // TypeScript sources through tsx (no transpiling at start or in each document reader process).
 // esbuild bundles our own code (server, shared) into two entry points, the server and the document
 // reader process it forks; packages stay imports from node_modules (native addons, pdfjs, tesseract).
+// It splits at dynamic imports: what only some requests need (minting's SPL Token libraries, the
+// explorer's decoders, the upload's PDF checks) is a chunk of its own, loaded when first used, so
+// every start does not load it (#15; server/test/startup-imports.test.ts). Chunks sit beside the
+// entry points (code in them finds ./reader.mjs beside itself).
 //
 //   node server/build.mjs             builds dist/server
 //   node server/build.mjs --if-stale  only when dist/server is missing or older than its sources
@@ -30,12 +34,15 @@ function isStale() {
 if (process.argv.includes('--if-stale') && !isStale()) process.exit(0);
 
 const started = Date.now();
-await build({
+const result = await build({
   absWorkingDir: root,
   entryPoints: entries,
   outdir: out,
   outExtension: { '.js': '.mjs' },
   bundle: true,
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  metafile: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -44,4 +51,7 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// Chunks of earlier builds go (their names carry their content's hash; the new entry points name the new ones).
+const written = new Set(Object.keys(result.metafile.outputs).map((f) => path.basename(f)));
+for (const f of fs.readdirSync(out)) if (!written.has(f)) fs.rmSync(path.join(out, f));
 console.log(`Built the server (dist/server) in ${Date.now() - started} ms`);

@@ -169,7 +169,7 @@ describe('permanent copies served read-only at /permanent/:id', () => {
 });
 
 describe('names and links', () => {
-  it('keeps the on-chain name at most 32 characters, cut with …', () => {
+  it('keeps the on-chain name at most 32 characters, cut with …', async () => {
     expect(shortenName('Short title')).toBe('Short title');
     const long = shortenName('Advanced Certificate of Professional Achievement in Marine Robotics');
     expect(Array.from(long)).toHaveLength(32);
@@ -177,11 +177,11 @@ describe('names and links', () => {
     expect(Array.from(shortenName('🎓'.repeat(40)))).toHaveLength(32); // code points, never half an emoji
     // A long uri leaves less room: the name shrinks so the transaction still fits 1232 bytes.
     const p = { payer: PublicKey.unique(), holder: Keypair.generate().publicKey, hash: new Uint8Array(32).fill(7), programId: PublicKey.unique() };
-    const short = fitOnchainName('X'.repeat(80), mintTxSize({ ...p, uri: `https://a.example/permanent/${'f'.repeat(64)}` }))!;
+    const short = fitOnchainName('X'.repeat(80), await mintTxSize({ ...p, uri: `https://a.example/permanent/${'f'.repeat(64)}` }))!;
     expect(short.length).toBe(32);
-    const squeezed = fitOnchainName('X'.repeat(80), mintTxSize({ ...p, uri: `https://${'a'.repeat(40)}.example/permanent/${'f'.repeat(64)}` }));
+    const squeezed = fitOnchainName('X'.repeat(80), await mintTxSize({ ...p, uri: `https://${'a'.repeat(40)}.example/permanent/${'f'.repeat(64)}` }));
     expect(squeezed!.length).toBeLessThan(32);
-    expect(fitOnchainName('X'.repeat(80), mintTxSize({ ...p, uri: `https://a.example/${'f'.repeat(300)}` }))).toBeNull();
+    expect(fitOnchainName('X'.repeat(80), await mintTxSize({ ...p, uri: `https://a.example/${'f'.repeat(300)}` }))).toBeNull();
   });
 
   it('links mint addresses and transactions to the explorer for every cluster', () => {

@@ -1,5 +1,5 @@
 import { PublicKey } from '@solana/web3.js';
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { TOKEN_2022_ID, TOKEN_ID } from '../../../shared/program/ids';
 import { invalidParams } from './errors';
 import { ACCOUNT_STATES, Bytes, parseExtensions } from './token-extensions';
 
@@ -12,8 +12,8 @@ import { ACCOUNT_STATES, Bytes, parseExtensions } from './token-extensions';
 // and the interest-bearing / scaled-UI-amount adjustment of `uiAmount` (their extension states are
 // shown; amounts are the plain `amount / 10^decimals`).
 
-export const TOKEN_PROGRAM = TOKEN_PROGRAM_ID.toBase58();
-export const TOKEN_2022_PROGRAM = TOKEN_2022_PROGRAM_ID.toBase58();
+export const TOKEN_PROGRAM = TOKEN_ID.toBase58();
+export const TOKEN_2022_PROGRAM = TOKEN_2022_ID.toBase58();
 export const TOKEN_PROGRAMS = [TOKEN_PROGRAM, TOKEN_2022_PROGRAM];
 export const isTokenProgram = (owner: string) => TOKEN_PROGRAMS.includes(owner);
 

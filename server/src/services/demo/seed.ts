@@ -1,4 +1,3 @@
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { CertificateStatus, IssuerStatus, fromHex } from '../../../../shared/program/codec';
 import { certificatePda } from '../../../../shared/program/pda';
 import { ReasonCode } from '../../../../shared/program/reasons';
@@ -57,6 +56,7 @@ export function demoSerial(holder: PublicKey, id: string): string {
 }
 
 export async function demoPdf(c: DemoCert, holderName: string, serial?: string): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib'); // only when demo files are made
   const doc = await PDFDocument.create({ updateMetadata: false });
   const fixed = new Date(`${c.issueDate}T12:00:00Z`);
   doc.setTitle(c.title);

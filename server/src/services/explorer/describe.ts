@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BorshCoder, Idl } from '@coral-xyz/anchor';
+import { BorshCoder, type Idl } from '@coral-xyz/anchor';
 import { ComputeBudgetProgram, PublicKey, SystemInstruction, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
@@ -24,18 +24,11 @@ import type {
 // What the explorer shows of an account, an instruction and a transaction's logs: decoded with the
 // Attesta IDL, the Token-2022 layouts and the system / compute-budget / token instruction sets.
 
-// The IDL is static: one coder, made on the explorer's first use. Anchor (~0.1 s to load) is imported
-// then, not by every server start (loadIdlCoder, awaited by ./index.ts before it describes anything).
-let idlCoder: BorshCoder | null = null;
-let loading: Promise<BorshCoder> | null = null;
-export function loadIdlCoder(): Promise<BorshCoder> {
-  loading ??= import('@coral-xyz/anchor').then(({ BorshCoder }) => (idlCoder = new BorshCoder(idl as Idl)));
-  return loading;
-}
-function coder(): BorshCoder {
-  if (!idlCoder) throw new Error('explorer: await loadIdlCoder() before describing');
-  return idlCoder;
-}
+// The IDL is static: one coder. This module is loaded at the explorer's first use (./index.ts imports
+// it when asked), so Anchor and the SPL Token libraries (~0.25 s together) are not loaded by every
+// server start (#15); the production build keeps them in a chunk of their own.
+const idlCoder = new BorshCoder(idl as Idl);
+const coder = () => idlCoder;
 
 const ACCOUNT_DISCRIMINATORS = ((idl as Idl).accounts ?? []).map((a) => ({ name: a.name, discriminator: Buffer.from(a.discriminator) }));
 const KIND_OF: Record<string, ExplorerAccountDto['kind']> = { Certificate: 'certificate', Issuer: 'issuer', Registry: 'registry' };

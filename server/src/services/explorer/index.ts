@@ -3,7 +3,6 @@ import bs58 from 'bs58';
 import type { ExplorerAddressDto, ExplorerTransactionDto, ExplorerTxSummaryDto } from '../../../../shared/schemas/explorer';
 import { EXPLORER_PAGE_SIZE } from '../../../../shared/schemas/explorer';
 import type { Services } from '../index';
-import { describeAccount, describeInstruction, eventsFromLogs, loadIdlCoder } from './describe';
 
 // A read-only explorer of this server's chain for anyone: accounts decoded with the Attesta IDL
 // (certificate, issuer, registry), Token-2022 mints with their metadata, and transactions with their
@@ -25,8 +24,11 @@ function decodeWire(wire: Uint8Array): Transaction | null {
 }
 
 /** An address: its account (if any), its latest transactions, and the certificate it belongs to. */
+/** The decoders (Anchor's, the SPL Token layouts), loaded at the explorer's first use, not at every start. */
+const decoders = () => import('./describe');
+
 export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verdicts'>, address: string, limit = EXPLORER_PAGE_SIZE): Promise<ExplorerAddressDto> {
-  await loadIdlCoder();
+  const { describeAccount, describeInstruction } = await decoders();
   let key: PublicKey;
   try {
     const bytes = bs58.decode(address);
@@ -101,7 +103,7 @@ export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verd
 
 /** A transaction: its instructions and events decoded, its logs; from the journal or the server's own record. */
 export async function explorerTransaction(svc: Pick<Services, 'db' | 'chain'>, signature: string): Promise<ExplorerTransactionDto> {
-  await loadIdlCoder();
+  const { describeInstruction, eventsFromLogs } = await decoders();
   try {
     if (bs58.decode(signature).length !== 64) throw new Error('size');
   } catch {

@@ -19,6 +19,7 @@
  */
 export {
   inspectUpload,
+  warmUploadChecks,
   detectType,
   sha256Hex,
   FileRejectedError,

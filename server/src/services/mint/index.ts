@@ -13,7 +13,9 @@ export { prepareMint } from './prepare';
 export { submitMint } from './submit';
 export { reconcileCertificateMint, reconcileMints } from './reconcile';
 export { MINT_MESSAGES, type MintContext, type MintFaults, type MintResult, type MintServices, type PreparedMint } from './types';
-export { readCertificateNft, InvalidCertificateNftError, type CertificateNft } from './onchain';
+export type { CertificateNft } from './onchain';
+/** Reads a certificate NFT back and checks it (./onchain.ts, with the SPL Token libraries it loads when first used). */
+export const readCertificateNft = async (...args: Parameters<typeof import('./onchain').readCertificateNft>) => (await import('./onchain')).readCertificateNft(...args);
 export { mintOriginProblem, permanentOrigin, warnMintOrigin } from './origin';
 export { shortenName, nftMetadataJson, ONCHAIN_NAME_MAX } from './metadata';
 export type { MintAttemptRow, MintAttemptStatus } from '../../db/schema';

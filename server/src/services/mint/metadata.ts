@@ -1,7 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import { PACKET_DATA_SIZE } from '@solana/web3.js';
 import { CERTIFICATE_SYMBOL } from '../../../../shared/program/ids';
-import { soulboundMintTransactionSize } from '../../../../shared/program/mint';
 import type { CertificateRow } from '../../db/schema';
 import { BADGE_CONTENT_TYPE, badgeTier, tierLabel } from './badge';
 
@@ -28,7 +27,9 @@ export function fitOnchainName(title: string, size: (name: string) => number): s
   return null;
 }
 
-export function mintTxSize(p: { payer: PublicKey; holder: PublicKey; hash: Uint8Array; uri: string; programId: PublicKey }) {
+/** The mint transaction's size for a name (its builders, and the SPL Token libraries, load at the first mint). */
+export async function mintTxSize(p: { payer: PublicKey; holder: PublicKey; hash: Uint8Array; uri: string; programId: PublicKey }) {
+  const { soulboundMintTransactionSize } = await import('../../../../shared/program/mint');
   const mint = PublicKey.unique();
   return (name: string) => soulboundMintTransactionSize({ ...p, mint, title: name });
 }

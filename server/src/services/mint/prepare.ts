@@ -1,6 +1,5 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { CertificateStatus, fromHex, isExpired } from '../../../../shared/program/codec';
-import { buildSoulboundMintInstructions } from '../../../../shared/program/mint';
 import { ownOrNotFound } from '../../db/certificates';
 import type { UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
@@ -65,7 +64,9 @@ export async function prepareMint(ctx: MintContext, user: UserRow, id: string): 
 
   const operator = ctx.chain.operator;
   const programId = ctx.chain.programId;
-  const name = fitOnchainName(cert.title, mintTxSize({ payer: operator, holder, hash, uri: metaCopy.url, programId }));
+  // The SPL Token libraries (~0.15 s to load) are loaded at the first mint, not by every server start (#15).
+  const { buildSoulboundMintInstructions } = await import('../../../../shared/program/mint');
+  const name = fitOnchainName(cert.title, await mintTxSize({ payer: operator, holder, hash, uri: metaCopy.url, programId }));
   if (!name) throw new Error(`${MINT_MESSAGES.uriTooLong} (${metaCopy.url})`);
   const mint = Keypair.generate(); // its secret is dropped after signing: nobody can reuse the address
   const prepared = await ctx.walletTx.prepare(

@@ -4,7 +4,6 @@ import { getCertificate, updateCertificate } from '../../db/certificates';
 import type { CertificateRow, MintAttemptRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import { ChainError } from '../chain';
-import { readCertificateNft } from './onchain';
 import { warnMintOrigin } from './origin';
 import { MINT_MESSAGES, type MintFaults, type MintResult, type MintServices } from './types';
 
@@ -43,6 +42,7 @@ export async function reconcileCertificateMint(svc: MintServices, cert: Certific
   if (cert.nft_mint_address === mintAddress && (!attempt || attempt.status === 'minted')) return resultOf(cert);
 
   // The program checked the mint inside the transaction; reading it back proves it to our records.
+  const { readCertificateNft } = await import('./onchain'); // the SPL Token libraries: loaded when first needed
   await readCertificateNft(svc.chain, { mint, holder: record.holder, hash, record: svc.chain.certificateAddress(hash) });
   const updated = await svc.db.transaction().execute(async (trx) => {
     const now = nowIso();
