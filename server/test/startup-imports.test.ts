@@ -48,6 +48,9 @@ describe('start-up imports', () => {
     for (const lazy of ['uploadthing/server', '@coral-xyz/anchor', '@solana/spl-token', '@solana/spl-token-metadata', 'pdf-lib', 'pg']) {
       expect(packages, lazy).not.toContain(lazy);
     }
+    // litesvm requires kit's CommonJS build; the server uses that one (services/chain/kit.ts) instead of
+    // importing kit's ES module build beside it (the same packages loaded twice).
+    expect(packages).not.toContain('@solana/kit');
     // Still in the build, loaded on demand: the packages themselves, or the chunks that import them.
     const dir = path.dirname([...files][0]);
     const onDemand = new Set<string>();

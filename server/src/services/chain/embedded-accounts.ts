@@ -1,7 +1,7 @@
 // The embedded chain's accounts: which of them LiteSVM holds (a bounded working set over the
 // `chain_account` table), and reads of every account. Kept apart from EmbeddedChain, which runs
 // transactions: this is the bookkeeping of where each account's truth is (LiteSVM or the committed row).
-import { lamports as kitLamports, type Address } from '@solana/kit';
+import { lamports as kitLamports, type Address } from './kit';
 import type { Kysely } from 'kysely';
 import type { LiteSVM } from 'litesvm';
 import type { Database } from '../../db/schema';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { type Keypair, PublicKey, type Signer, type Transaction, VersionedTransaction } from '@solana/web3.js';
 import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
 // litesvm 1.x takes @solana/kit transactions; its kit decodes a serialized web3.js v1 transaction.
-import { address, getTransactionDecoder, lamports as kitLamports } from '@solana/kit';
+import { address, getTransactionDecoder, lamports as kitLamports } from './kit';
 import bs58 from 'bs58';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
