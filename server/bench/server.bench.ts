@@ -117,6 +117,8 @@ async function onePdf(): Promise<Uint8Array> {
 }
 
 const createTimes: number[] = [];
+/** Of each create→verified: the create call itself (upload, checks, the anchor on chain) — the rest is the verification. */
+const createCallTimes: number[] = [];
 let firstCreate = 0;
 let hash = '';
 let pdfSize = 0;
@@ -131,6 +133,7 @@ for (let i = 0; i <= CREATE_RUNS; i++) {
   fd.set('certificate_file', new File([pdf as BlobPart], 'bench.pdf', { type: 'application/pdf' }));
   const t0 = performance.now();
   const cert = await trpc.certificate.create.mutate(fd);
+  if (i > 0) createCallTimes.push(performance.now() - t0);
   for (;;) {
     const c = await trpc.certificate.byId.query({ id: cert.id });
     if (c.verification_status !== 'pending') {
@@ -208,7 +211,7 @@ console.log(
     `tRPC verify / ceiling: ${((verify.rps / ceiling.rps) * 100).toFixed(0)}% (tRPC trivial: ${((trpcTrivial.rps / ceiling.rps) * 100).toFixed(0)}%)`,
 );
 console.log(
-  `create→verified, ${(pdfSize / 1024 / 1024).toFixed(2)} MB PDF, ${CREATE_RUNS} runs: median ${sortedCreate[Math.floor(sortedCreate.length / 2)].toFixed(0)} ms, max ${sortedCreate.at(-1)!.toFixed(0)} ms; the first after start ${firstCreate.toFixed(0)} ms (target < 1000 ms)`,
+  `create→verified, ${(pdfSize / 1024 / 1024).toFixed(2)} MB PDF, ${CREATE_RUNS} runs: median ${sortedCreate[Math.floor(sortedCreate.length / 2)].toFixed(0)} ms (the create call ${median(createCallTimes).toFixed(0)} ms of it), max ${sortedCreate.at(-1)!.toFixed(0)} ms; the first after start ${firstCreate.toFixed(0)} ms (target < 1000 ms)`,
 );
 console.log(
   `institution, ${INSTITUTION_RUNS} runs each: issue→visible to the holder median ${median(issueTimes).toFixed(0)} ms, max ${Math.max(...issueTimes).toFixed(0)} ms; ` +
