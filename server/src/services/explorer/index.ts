@@ -23,10 +23,10 @@ function decodeWire(wire: Uint8Array): Transaction | null {
   }
 }
 
-/** An address: its account (if any), its latest transactions, and the certificate it belongs to. */
 /** The decoders (Anchor's, the SPL Token layouts), loaded at the explorer's first use, not at every start. */
 const decoders = () => import('./describe');
 
+/** An address: its account (if any), its latest transactions, and the certificate it belongs to. */
 export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verdicts'>, address: string, limit = EXPLORER_PAGE_SIZE): Promise<ExplorerAddressDto> {
   const { describeAccount, describeInstruction } = await decoders();
   let key: PublicKey;
