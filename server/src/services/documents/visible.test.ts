@@ -17,6 +17,7 @@ import {
   type PDFFont,
   type PDFPage,
 } from 'pdf-lib';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toPdf } from '../files/index.js';
 import { closeOcr } from '../ocr/index.js';
@@ -31,12 +32,12 @@ const ALL = { title: true, institution: true, program: true };
 const NONE = { title: false, institution: false, program: false };
 
 /** An A4 landscape certificate: `visible` lines in black, then whatever `draw` adds. */
-async function certificate(draw: (page: PDFPage, font: PDFFont, doc: PDFDocument) => void, visible: string[] = []): Promise<Uint8Array> {
+async function certificate(draw: (page: PDFPage, font: PDFFont, doc: PDFDocument) => void | Promise<void>, visible: string[] = []): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([842, 595]);
   visible.forEach((l, i) => page.drawText(l, { x: 60, y: 520 - 36 * i, size: 22, font }));
-  draw(page, font, doc);
+  await draw(page, font, doc);
   return doc.save();
 }
 
@@ -87,6 +88,31 @@ describe('only visible text names a claim', () => {
     const r = await checkDocument(pdf, claims);
     expect(r.textMatches).toEqual(NONE);
     expect(r.hiddenTextIgnored).toBe(true);
+  });
+
+  it('ignores claims under a picture drawn over them, and matches claims printed over a background picture', async () => {
+    // Both drawings of the page paint the pictures (the second from the first's pixels: ImageMemo).
+    const picture = async (doc: PDFDocument, rgbOf: (x: number, y: number) => [number, number, number]) => {
+      const [w, h] = [600, 400];
+      const raw = Buffer.alloc(w * h * 3);
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set(rgbOf(x, y), (y * w + x) * 3);
+      return doc.embedJpg(await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg().toBuffer());
+    };
+    const covered = await certificate(async (page, font, doc) => {
+      claimLines(page, font);
+      page.drawImage(await picture(doc, (x, y) => [(x * 7) % 256, (y * 5) % 256, 120]), { x: 40, y: 220, width: 500, height: 110 });
+    }, ['Certificate of Attendance']);
+    const under = await checkDocument(covered, claims);
+    expect(under.textMatches).toEqual(NONE);
+    expect(under.hiddenTextIgnored).toBe(true);
+
+    const designed = await certificate(async (page, font, doc) => {
+      page.drawImage(await picture(doc, (x, y) => [235 - (x % 20), 225 - (y % 15), 200]), { x: 0, y: 0, width: 842, height: 595 });
+      claimLines(page, font);
+    });
+    const over = await checkDocument(designed, claims);
+    expect(over.textMatches).toEqual(ALL);
+    expect(over.hiddenTextIgnored).toBeFalsy();
   });
 
   it('keeps the visible part of a partly covered line', async () => {

@@ -38,6 +38,50 @@ export function canvasFactory() {
 export interface Drawing {
   recorder?: Recorder;
   mute(op: number): boolean;
+  /** Images already painted in an earlier drawing of the same page, painted again from here (ImageMemo). */
+  images?: ImageMemo;
+}
+
+/** An image as pdfjs paints it: its pixels converted and scaled down to about the size it is drawn at. */
+interface Scaled {
+  img: { width: number; height: number };
+  paintWidth: number;
+  paintHeight: number;
+}
+
+/**
+ * The images of one page as painted by its first drawing, for the drawings after it (draw B, the
+ * re-draws). pdfjs converts an image's pixels for the canvas and scales them down at every paint: on a
+ * certificate with a full-page background photo that is ~270 ms of each drawing. The same image at the
+ * same size (the linear part of the transform: moving the region drawn does not change it) gives the
+ * same pixels, so they are kept and painted again as pdfjs paints them: the drawings are the same pixel
+ * for pixel (held by image-memo.test.ts). At most `maxBytes` of pixels are kept; `release()` frees them.
+ */
+export class ImageMemo {
+  private readonly kept = new Map<object, Map<string, Scaled>>();
+  private bytes = 0;
+  /** Paints served from the memo (for tests: that the second drawing used it). */
+  hits = 0;
+  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+
+  get(image: object, size: string): Scaled | undefined {
+    return this.kept.get(image)?.get(size);
+  }
+
+  /** Keeps `scaled` when it fits in the budget; false when it does not (pdfjs then frees it as usual). */
+  keep(image: object, size: string, scaled: Scaled): boolean {
+    const bytes = scaled.img.width * scaled.img.height * 4;
+    if (this.bytes + bytes > this.maxBytes) return false;
+    this.bytes += bytes;
+    (this.kept.get(image) ?? this.kept.set(image, new Map()).get(image)!).set(size, scaled);
+    return true;
+  }
+
+  release() {
+    for (const sizes of this.kept.values()) for (const s of sizes.values()) s.img.width = s.img.height = 0;
+    this.kept.clear();
+    this.bytes = 0;
+  }
 }
 
 export async function draw(
@@ -109,6 +153,7 @@ function hook(gfx: Gfx | undefined, drawing: Drawing) {
   for (const f of [showText, paintChar, execute, beginGroup, endGroup]) {
     if (typeof f !== 'function') throw new Error('the PDF renderer changed (text drawing cannot be followed)');
   }
+  if (drawing.images) paintImagesFrom(gfx, proto, drawing.images);
   const recorder = drawing.recorder;
   const offsets: [number, number][] = [];
   let depth = 0;
@@ -183,6 +228,55 @@ function hook(gfx: Gfx | undefined, drawing: Drawing) {
       return execute.apply(this, args);
     } finally {
       recorder.endGlyph();
+    }
+  };
+}
+
+/**
+ * Paints images through `memo` (ImageMemo): the first paint of an image at a size is pdfjs's own, its
+ * scaled pixels kept (pdfjs frees them otherwise); a later paint at that size gives pdfjs the kept
+ * pixels as the image's bitmap and as its scaling's result, so it draws them as it drew the first time.
+ * An image painted with a transfer function (TR) is not kept (its pixels are filtered as they are
+ * converted). If pdfjs changes these methods, images are painted as pdfjs paints them, nothing kept.
+ */
+function paintImagesFrom(gfx: Gfx, proto: Record<string | number, Fn>, memo: ImageMemo) {
+  const paint = proto.paintInlineImageXObject;
+  const scale = proto._scaleImage;
+  const factory = gfx.canvasFactory as { destroy?: (entry: { canvas?: unknown }) => void } | undefined;
+  if (typeof paint !== 'function' || typeof scale !== 'function' || typeof factory?.destroy !== 'function') return;
+  const destroy = factory.destroy;
+  gfx.paintInlineImageXObject = function (this: Gfx, opIdx: unknown, imgData: unknown) {
+    const image = imgData as { width: number; height: number; interpolate?: boolean; data?: unknown; bitmap?: unknown } | null;
+    if (!image?.data || image.bitmap || (this.current as { transferMaps?: string }).transferMaps !== 'none') return paint.call(this, opIdx, imgData);
+    const t = this.ctx.getTransform();
+    const size = `${t.a},${t.b},${t.c},${t.d}`;
+    const kept = memo.get(image, size);
+    if (kept) {
+      memo.hits++;
+      this._scaleImage = () => ({ img: kept.img, paintWidth: kept.paintWidth, paintHeight: kept.paintHeight, tmpCanvas: null });
+      try {
+        return paint.call(this, opIdx, { width: image.width, height: image.height, interpolate: image.interpolate, bitmap: kept.img });
+      } finally {
+        delete this._scaleImage;
+      }
+    }
+    let mine: unknown = null; // the kept pixels' canvas: pdfjs must not free it after this paint
+    this._scaleImage = function (this: Gfx, ...args: unknown[]) {
+      const r = scale.apply(this, args) as Scaled & { tmpCanvas: unknown };
+      if (!memo.keep(image, size, r)) return r;
+      mine = r.img;
+      return { ...r, tmpCanvas: null };
+    };
+    factory.destroy = function (this: unknown, entry: { canvas?: unknown }) {
+      if (mine !== null && entry?.canvas === mine) return; // unscaled: the converted canvas itself is kept
+      return destroy.call(this, entry);
+    };
+    try {
+      return paint.call(this, opIdx, imgData);
+    } finally {
+      delete this._scaleImage;
+      delete (factory as { destroy?: unknown }).destroy;
+      if (factory.destroy !== destroy) factory.destroy = destroy;
     }
   };
 }
