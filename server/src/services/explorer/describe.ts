@@ -27,8 +27,7 @@ import type {
 // The IDL is static: one coder. This module is loaded at the explorer's first use (./index.ts imports
 // it when asked), so Anchor and the SPL Token libraries (~0.25 s together) are not loaded by every
 // server start (#15); the production build keeps them in a chunk of their own.
-const idlCoder = new BorshCoder(idl as Idl);
-const coder = () => idlCoder;
+const coder = new BorshCoder(idl as Idl);
 
 const ACCOUNT_DISCRIMINATORS = ((idl as Idl).accounts ?? []).map((a) => ({ name: a.name, discriminator: Buffer.from(a.discriminator) }));
 const KIND_OF: Record<string, ExplorerAccountDto['kind']> = { Certificate: 'certificate', Issuer: 'issuer', Registry: 'registry' };
@@ -105,7 +104,7 @@ export function describeAccount(address: PublicKey, info: { owner: string; lampo
     if (info.owner === programId.toBase58()) {
       const match = ACCOUNT_DISCRIMINATORS.find((a) => data.length >= 8 && data.subarray(0, 8).equals(a.discriminator));
       if (!match) return { ...out, decode_error: 'Not an account type of the Attesta program (unknown discriminator).' };
-      const decoded = coder().accounts.decode(match.name, data) as Record<string, unknown>;
+      const decoded = coder.accounts.decode(match.name, data) as Record<string, unknown>;
       return { ...out, kind: KIND_OF[match.name] ?? 'unknown', type_name: match.name, fields: fieldsOf(decoded) };
     }
     if (info.owner === TOKEN_2022_PROGRAM_ID.toBase58() || info.owner === TOKEN_PROGRAM_ID.toBase58()) {
@@ -168,9 +167,9 @@ export function describeInstruction(ix: TransactionInstruction, programId: Publi
   const data = Buffer.from(ix.data);
   try {
     if (ix.programId.equals(programId)) {
-      const decoded = coder().instruction.decode(data);
+      const decoded = coder.instruction.decode(data);
       if (decoded) {
-        const formatted = coder().instruction.format(decoded, ix.keys);
+        const formatted = coder.instruction.format(decoded, ix.keys);
         const idlIx = (idl as Idl).instructions.find((i) => i.name === decoded.name);
         const names = (idlIx?.accounts ?? []).map((a) => a.name);
         return {
@@ -206,7 +205,7 @@ export function eventsFromLogs(logs: string[]): ExplorerTransactionDto['events']
     const m = /^Program data: ([A-Za-z0-9+/=]+)$/.exec(line);
     if (!m) continue;
     try {
-      const ev = coder().events.decode(m[1]);
+      const ev = coder.events.decode(m[1]);
       if (ev) out.push({ name: ev.name, fields: fieldsOf(ev.data as Record<string, unknown>) });
     } catch {
       // Another program's data.

@@ -11,7 +11,8 @@ import { FileRejectedError, MAX_CERTIFICATE_BYTES, MAX_PHOTO_BYTES, MIME_BY_TYPE
  * (warmUploadChecks), so the first holder does not wait for them either.
  */
 const pdfChecks = () => import('./inspect-pdf.js');
-export const warmUploadChecks = async (): Promise<void> => void (await Promise.all([pdfChecks(), import('pdf-lib')]));
+// The PDF checks import pdf-lib, which the image → PDF conversion (./to-pdf.ts) shares.
+export const warmUploadChecks = async (): Promise<void> => void (await pdfChecks());
 
 export {
   FileRejectedError,
