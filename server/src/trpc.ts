@@ -72,6 +72,6 @@ export const publicProcedure = t.procedure.use(publicGuard);
 export const protectedProcedure = procedure
   .use(({ ctx, next }) => {
     if (!ctx.session) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.notSignedIn });
-    return next({ ctx: { ...ctx, session: ctx.session } });
+    return next({ ctx: { session: ctx.session } }); // tRPC merges it into the context
   })
   .use(noNul);
