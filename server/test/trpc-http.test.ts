@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { initTRPC, TRPCError } from '@trpc/server';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
@@ -88,6 +89,39 @@ describe('GET queries answered without the adapter', () => {
     expect(head.ours.status).toBe(head.stock.status);
     const typed = await both('/trpc/health', { headers: { 'content-type': 'application/json' } });
     expect(typed.ours).toEqual(typed.stock);
+  });
+
+  it('a router with a transformer of its own: its answers and errors are transformed as the adapter does', async () => {
+    // The server's router has none (its answers are written as they are); another router's are not.
+    const tt = initTRPC.create({ transformer: { serialize: (v: unknown) => ({ wrapped: v }), deserialize: (v: unknown) => (v as { wrapped: unknown })?.wrapped } });
+    const router = tt.router({
+      hello: tt.procedure.query(() => ({ hi: 1 })),
+      refuse: tt.procedure.query(() => {
+        throw new TRPCError({ code: 'FORBIDDEN', message: 'no' });
+      }),
+    });
+    const serve = async (direct: boolean) => {
+      const app = Fastify();
+      if (direct) await registerTrpc(app, '/trpc', { router });
+      else await app.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions: { router } });
+      return { app, base: await app.listen({ port: 0, host: '127.0.0.1' }) };
+    };
+    const ours = await serve(true);
+    const theirs = await serve(false);
+    try {
+      for (const path of ['/trpc/hello', `/trpc/hello,refuse?batch=1&input=${enc({})}`, '/trpc/refuse']) {
+        const [a, b] = await Promise.all([ours, theirs].map(async ({ base }) => {
+          const res = await fetch(`${base}${path}`);
+          return { status: res.status, body: (await res.text()).replace(/"stack":"[^"]*"/g, '') };
+        }));
+        expect(a, path).toEqual(b);
+      }
+      const hello = await (await fetch(`${ours.base}/trpc/hello`)).json();
+      expect(hello).toEqual({ result: { data: { wrapped: { hi: 1 } } } });
+    } finally {
+      await ours.app.close();
+      await theirs.app.close();
+    }
   });
 
   it('is the path taken: a direct answer has a length, the adapter streams its Response', async () => {
