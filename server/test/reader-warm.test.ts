@@ -18,7 +18,7 @@ const claims = { title: 'Certificate of Completion', institution_name: 'Northfie
 
 afterEach(async () => {
   await closeDocumentReaders();
-  tuneDocumentReaders({ idleMs: 30_000, warmMaxRssMb: 200 });
+  tuneDocumentReaders({ idleMs: 30_000, warmMaxRssMb: 240 });
 });
 afterAll(() => closeDocumentReaders());
 

@@ -9,7 +9,15 @@ import { warmUp } from './warm-up.js';
 const send = process.send?.bind(process);
 if (!send) throw new Error('services/documents/reader.ts runs as a child process (see readers.ts)');
 
+// The heap may grow to READER_OLD_SPACE_MB between full collections (readers.ts); a second without a
+// document, the reader collects what its documents left, so it rests as lean as a fresh one (and a
+// reader kept warm is not replaced for holding garbage).
+const COLLECT_WHEN_IDLE_MS = 1000;
+const collect = (globalThis as { gc?: () => void }).gc;
+let idle: NodeJS.Timeout | undefined;
+
 process.on('message', async (msg: { bytes: Uint8Array; opts: ReadOptions }) => {
+  clearTimeout(idle);
   try {
     const result = await readPdf(msg.bytes, msg.opts, { phase: (phase) => send({ type: 'phase', phase }) });
     send({ type: 'done', result });
@@ -17,8 +25,13 @@ process.on('message', async (msg: { bytes: Uint8Array; opts: ReadOptions }) => {
     const err = e instanceof Error ? e : new Error(String(e));
     send({ type: 'failed', error: { name: err.name, message: err.message } });
   }
+  collectWhenIdle();
 });
+function collectWhenIdle() {
+  if (collect) idle = setTimeout(collect, COLLECT_WHEN_IDLE_MS).unref();
+}
 // The server is gone (closed, or killed without closing us): so is this reader.
 process.on('disconnect', () => process.exit(0));
 await warmUp();
 send({ type: 'ready' });
+collectWhenIdle();

@@ -19,6 +19,15 @@ export const READER_POOL_SIZE = 2;
 /** Heap of a reader (V8 old generation): a certificate needs tens of MB; a bomb is stopped here. */
 export const READER_HEAP_MB = 256;
 /**
+ * Old generation a reader's heap may reach before its first full collection (V8's
+ * --initial-old-space-size; half the heap limit at most). V8 otherwise sets the next collection a
+ * little above what survived the last one (~24 MB live after a certificate), so every document
+ * cost a full mark-compact: ~15–25 ms of a 70–80 ms read of the bench's 1 MB PDF (server/bench
+ * server.bench.ts), measured. Idle, the reader collects its garbage itself (reader.ts): a warm
+ * reader at rest holds what a fresh one does.
+ */
+export const READER_OLD_SPACE_MB = 128;
+/**
  * Resident memory of a reader, heap and buffers together (decoded streams and images are buffers,
  * outside the heap limit): past it the reader is killed. Read from /proc every 100 ms while it reads
  * (Linux; elsewhere only the heap limit holds). A 600 dpi A4 scan for OCR peaks around 600 MB.
@@ -32,9 +41,10 @@ const SLACK_MS = 8000;
 /**
  * A reader idle for `idleMs` (30 s) is ended (its memory returned); the next document starts one
  * again. While one is kept warm (keepDocumentReaderWarm), that one stays unless it holds more than
- * `warmMaxRssMb` (a fresh one holds ~120 MB): then a fresh warm one takes its place at once.
+ * `warmMaxRssMb` (a fresh one holds ~135 MB, one that has read sixty certificates ~205 MB after its
+ * idle collection): then a fresh warm one takes its place at once.
  */
-const tuning = { idleMs: 30_000, warmMaxRssMb: 200 };
+const tuning = { idleMs: 30_000, warmMaxRssMb: 240 };
 
 /** Tests: shorter idle time, another memory bound for the reader kept warm. */
 export function tuneDocumentReaders(t: Partial<typeof tuning>) {
@@ -98,7 +108,7 @@ class Reader {
     private readonly onGone: (r: Reader) => void,
   ) {
     this.child = fork(ENTRY, [], {
-      execArgv: [`--max-old-space-size=${heapMb}`],
+      execArgv: [`--max-old-space-size=${heapMb}`, `--initial-old-space-size=${Math.min(READER_OLD_SPACE_MB, Math.floor(heapMb / 2))}`, '--expose-gc'],
       serialization: 'advanced', // Uint8Array in and out without base64
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
