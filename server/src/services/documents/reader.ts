@@ -10,8 +10,8 @@ const send = process.send?.bind(process);
 if (!send) throw new Error('services/documents/reader.ts runs as a child process (see readers.ts)');
 
 // The heap may grow to READER_OLD_SPACE_MB between full collections (readers.ts); a second without a
-// document, the reader collects what its documents left, so it rests as lean as a fresh one (and a
-// reader kept warm is not replaced for holding garbage).
+// document, the reader collects what its documents left, so it does not rest holding it (nor is a
+// reader kept warm replaced for holding garbage: readers.ts warmMaxRssMb).
 const COLLECT_WHEN_IDLE_MS = 1000;
 const collect = (globalThis as { gc?: () => void }).gc;
 let idle: NodeJS.Timeout | undefined;

@@ -23,8 +23,8 @@ export const READER_HEAP_MB = 256;
  * --initial-old-space-size; half the heap limit at most). V8 otherwise sets the next collection a
  * little above what survived the last one (~24 MB live after a certificate), so every document
  * cost a full mark-compact: ~15–25 ms of a 70–80 ms read of the bench's 1 MB PDF (server/bench
- * server.bench.ts), measured. Idle, the reader collects its garbage itself (reader.ts): a warm
- * reader at rest holds what a fresh one does.
+ * server.bench.ts), measured. Idle, the reader collects its garbage itself (reader.ts), so a reader
+ * kept warm does not rest holding what its documents left.
  */
 export const READER_OLD_SPACE_MB = 128;
 /**
