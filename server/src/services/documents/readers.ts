@@ -26,7 +26,7 @@ export const READER_HEAP_MB = 256;
  * server.bench.ts), measured. Idle, the reader collects its garbage itself (reader.ts), so a reader
  * kept warm does not rest holding what its documents left.
  */
-export const READER_OLD_SPACE_MB = 128;
+const READER_OLD_SPACE_MB = 128;
 /**
  * Resident memory of a reader, heap and buffers together (decoded streams and images are buffers,
  * outside the heap limit): past it the reader is killed. Read from /proc every 100 ms while it reads
