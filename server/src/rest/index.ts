@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createContextInner, requestOrigin } from '../context';
+import { requestContext } from '../context';
 import { clientKey } from '../lib/rate-limit';
 import { appRouter } from '../router';
 import type { Services } from '../services';
@@ -111,7 +111,7 @@ export async function registerRestApi(app: FastifyInstance, services: Services) 
             const auth = req.restAuth as RestAuth;
             // The procedures see the caller as a signed-in session (an API key has no session token hash).
             const session = auth ? { user: auth.user, tokenHash: auth.kind === 'connect_token' ? auth.id : `api_key:${auth.id}` } : null;
-            const ctx = await createContextInner({ session, ...requestOrigin(services, req), req, ...services }); // services last: see contextFactory
+            const ctx = requestContext(services, req, session);
             const out = await (ep as Required<Pick<Endpoint, 'handler'>>).handler({ req, reply, services, auth, ctx, caller: appRouter.createCaller(ctx) });
             if (out.headers) for (const [k, v] of Object.entries(out.headers)) reply.header(k, v);
             return reply.code(out.status).type('application/json').send(out.body);
