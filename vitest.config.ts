@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One runner for every layer: toolchain, program (bankrun + LiteSVM), server, browser end-to-end.
@@ -10,6 +11,9 @@ export default defineConfig({
     env: { RUST_LOG: 'error' },
     // Bankrun and LiteSVM are native and memory hungry; forks isolate them per file.
     pool: 'forks',
+    // Two files at a time even on two cores (vitest's default there is one): most of a file's time is
+    // spent waiting on the processes it starts (servers, readers, Chromium, PostgreSQL, peers).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         extends: true,
