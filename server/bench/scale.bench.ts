@@ -10,10 +10,12 @@
 // size — on SQLite and on PostgreSQL (a throwaway cluster from Debian's binaries, server/test/pg).
 // N = 10,000 and 100,000 by default; --full adds 1,000,000. Exits 1 when a target is missed.
 //
-// --reuse keeps SQLite fills (--fill-only: only make them) in $TMPDIR/attesta-scale/ and reuses them (PostgreSQL fills die with the
-// cluster); a larger fill starts from a copy of the largest smaller one kept there (1,000,000 from 100,000). --server-root runs the server of another checkout on the same data (before/after figures); with two
-// (`--server-root OLD,NEW`) each N is measured with both, alternately (A B, then B A, …, --rounds R times): a PostgreSQL
-// fill dies with its cluster, so this is how its before and after run on the same data and the same hour.
+// --reuse keeps the fills (--fill-only: only make them) in $TMPDIR/attesta-scale/ and reuses them: SQLite's as
+// data dirs, PostgreSQL's as databases of a cluster kept there too (postgres-cluster/); a fill stopped part-way
+// (killed: a batch is one transaction) goes on where it stopped, and a larger fill starts from a copy of the
+// largest smaller one kept there (1,000,000 from 100,000). --server-root runs the server of another checkout on
+// the same data (before/after figures); with two (`--server-root OLD,NEW`) each N is measured with both,
+// alternately (A B, then B A, …, --rounds R times): how before and after run on the same data and the same hour.
 // --accounts M tops the largest N's chain up to M accounts with funded holder wallets (system accounts, written
 // straight to the chain's table, not through transactions: a certificate anchors one account, so 3,000,000
 // accounts through the anchoring code would take ~7 hours): start-up and reads must not grow with the table.
@@ -43,7 +45,7 @@ const arg = (name: string) => {
 };
 const FULL = argv.includes('--full');
 const REUSE = argv.includes('--reuse');
-const FILL_ONLY = argv.includes('--fill-only'); // with --reuse: prepare the SQLite fills, measure nothing
+const FILL_ONLY = argv.includes('--fill-only'); // with --reuse: prepare the fills, measure nothing
 const SIZES = (arg('n') ?? (FULL ? '10000,100000,1000000' : '10000,100000')).split(',').map(Number);
 const DBS = (arg('db') ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -205,7 +207,7 @@ async function fill(dataDir: string, target: DatabaseTarget, n: number, log: (s:
 
 /** How many certificates a fill stopped part-way holds (its batches are whole), or null without one. */
 async function filledSoFar(target: DatabaseTarget): Promise<number | null> {
-  if (target.kind !== 'sqlite' || !fs.existsSync(target.file)) return null;
+  if (target.kind === 'sqlite' && !fs.existsSync(target.file)) return null;
   const { db } = await openDatabase(target);
   try {
     const r = await db.selectFrom('certificate').select((eb) => eb.fn.countAll<number>().as('n')).where('id', 'like', 'c_scale_%').executeTakeFirstOrThrow();
@@ -215,12 +217,12 @@ async function filledSoFar(target: DatabaseTarget): Promise<number | null> {
   }
 }
 
-/** The largest complete SQLite fill kept under --reuse that is smaller than n. */
-function largestKeptFill(n: number): number | null {
+/** The largest complete fill (SQLite, or PostgreSQL's data dir) kept under --reuse that is smaller than n. */
+function largestKeptFill(n: number, kind: 'sqlite' | 'postgres' = 'sqlite'): number | null {
   if (!fs.existsSync(cacheRoot)) return null;
   const kept = fs
     .readdirSync(cacheRoot)
-    .map((d) => /^sqlite-(\d+)$/.exec(d))
+    .map((d) => new RegExp(`^${kind}-(\\d+)$`).exec(d))
     .filter((m): m is RegExpExecArray => !!m && fs.existsSync(path.join(cacheRoot, m[0], 'filled')))
     .map((m) => Number(m[1]))
     .filter((m) => m < n);
@@ -305,6 +307,61 @@ async function measure(dbKind: string, n: number, dataDir: string, target: Datab
   }
 }
 
+async function adminQuery(c: PgCluster, text: string) {
+  const admin = new pg.Client({ connectionString: c.adminUrl });
+  await admin.connect();
+  try {
+    return await admin.query(text);
+  } finally {
+    await admin.end();
+  }
+}
+
+function databaseUrl(c: PgCluster, n: number): string {
+  const url = new URL(c.adminUrl);
+  url.pathname = `/scale_${n}`;
+  return url.toString();
+}
+
+/**
+ * --reuse on PostgreSQL: the fill of n kept in the kept cluster (database scale_<n>, data dir
+ * postgres-<n> under the cache root, markers as for SQLite), made or finished now. A fill stopped
+ * part-way goes on where it stopped; a new one starts from a copy of the largest smaller complete fill
+ * (`create database … template`), as SQLite's do.
+ */
+async function keptPostgresFill(c: PgCluster, n: number): Promise<{ dataDir: string; target: DatabaseTarget; fillS: number | null }> {
+  const dataDir = path.join(cacheRoot, `postgres-${n}`);
+  const target: DatabaseTarget = { kind: 'postgres', url: databaseUrl(c, n) };
+  const exists = async (k: number) => !!(await adminQuery(c, `select 1 from pg_database where datname = 'scale_${k}'`)).rowCount;
+  if (fs.existsSync(path.join(dataDir, 'filled')) && (await exists(n))) {
+    console.log(`postgres, N = ${n.toLocaleString()}: reusing database scale_${n} and ${dataDir}`);
+    return { dataDir, target, fillS: null };
+  }
+  let base = fs.existsSync(path.join(dataDir, 'filling')) && (await exists(n)) ? await filledSoFar(target) : null;
+  if (base === null) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await adminQuery(c, `drop database if exists scale_${n}`);
+    base = largestKeptFill(n, 'postgres');
+    if (base !== null && (await exists(base))) {
+      await adminQuery(c, `create database scale_${n} template scale_${base}`);
+      fs.cpSync(path.join(cacheRoot, `postgres-${base}`), dataDir, { recursive: true });
+      fs.rmSync(path.join(dataDir, 'filled'));
+    } else {
+      base = null;
+      await adminQuery(c, `create database scale_${n}`);
+      fs.mkdirSync(dataDir, { recursive: true });
+    }
+    fs.writeFileSync(path.join(dataDir, 'filling'), '');
+  }
+  console.log(`postgres, N = ${n.toLocaleString()}: filling${base ? ` on from ${base.toLocaleString()}` : ''}`);
+  const f = await fill(dataDir, target, n, console.log, base ?? 0);
+  fs.writeFileSync(path.join(dataDir, 'filled'), JSON.stringify({ n, seconds: f.seconds, from: base ?? 0 }));
+  fs.rmSync(path.join(dataDir, 'filling'));
+  const made = n - (base ?? 0);
+  console.log(`postgres, N = ${n.toLocaleString()}: filled ${made.toLocaleString()} in ${f.seconds.toFixed(1)} s (${(made / f.seconds).toFixed(0)} certificates/s)`);
+  return { dataDir, target, fillS: f.seconds };
+}
+
 const rows: Row[] = [];
 let cluster: PgCluster | null = null;
 const temp: string[] = [];
@@ -318,7 +375,8 @@ process.on('SIGINT', () => process.exit(130));
 
 console.log(`Attesta scale bench — N = ${SIZES.map((n) => n.toLocaleString()).join(', ')} on ${DBS.join(', ')}; server from ${SERVER_ROOTS.join(' and ')}; ${os.cpus().length} CPUs, load average ${load()}`);
 for (const dbKind of DBS) {
-  if (dbKind === 'postgres') cluster = await startPgCluster();
+  // With --reuse the PostgreSQL fills are kept too, in a cluster of their own under the cache root.
+  if (dbKind === 'postgres') cluster = await startPgCluster(REUSE ? { keepIn: path.join(cacheRoot, 'postgres-cluster') } : {});
   for (const n of SIZES) {
     let dataDir: string;
     let target: DatabaseTarget;
@@ -347,16 +405,13 @@ for (const dbKind of DBS) {
         const made = n - (base ?? 0);
         console.log(`sqlite, N = ${n.toLocaleString()}: filled ${made.toLocaleString()} in ${f.seconds.toFixed(1)} s (${(made / f.seconds).toFixed(0)} certificates/s; working set ${JSON.stringify(f.workingSet)})`);
       } else console.log(`sqlite, N = ${n.toLocaleString()}: reusing ${dataDir}`);
+    } else if (REUSE) {
+      ({ dataDir, target, fillS } = await keptPostgresFill(cluster!, n));
     } else {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-scale-'));
       temp.push(dataDir);
-      const admin = new pg.Client({ connectionString: cluster!.adminUrl });
-      await admin.connect();
-      await admin.query(`create database scale_${n}`);
-      await admin.end();
-      const url = new URL(cluster!.adminUrl);
-      url.pathname = `/scale_${n}`;
-      target = { kind: 'postgres', url: url.toString() };
+      await adminQuery(cluster!, `create database scale_${n}`);
+      target = { kind: 'postgres', url: databaseUrl(cluster!, n) };
       console.log(`postgres, N = ${n.toLocaleString()}: filling`);
       const f = await fill(dataDir, target, n, console.log);
       fillS = f.seconds;

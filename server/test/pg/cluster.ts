@@ -36,23 +36,37 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+/**
+ * Starts a throwaway cluster, or with `keepIn` the cluster kept in that directory (made there the first
+ * time, left there by stop(): the scale bench's fills outlive a run). Durability stays off either way:
+ * a kept cluster survives its server being stopped or killed, not the machine losing power.
+ */
+export async function startPgCluster(opts: { keepIn?: string } = {}): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error('PostgreSQL is not installed: apt-get install postgresql (or set PG_BIN to its bin directory)');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-pg-'));
+  const dir = opts.keepIn ?? fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-pg-'));
+  fs.mkdirSync(dir, { recursive: true });
   const data = path.join(dir, 'data');
   // PostgreSQL refuses to run as root: run it as the `postgres` system user the Debian package creates.
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+  const kept = fs.existsSync(path.join(data, 'PG_VERSION'));
+  if (asRoot && !kept) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
   const run = (cmd: string, args: string[]) => {
     const r = asRoot
       ? spawnSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { encoding: 'utf8' })
       : spawnSync(path.join(bin, cmd), args, { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${cmd} failed (${r.status}): ${r.stderr || r.stdout}`);
   };
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync']);
+  if (kept) {
+    // Kept: a server left running by a run that was killed is stopped first (it listens on that run's port).
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    } catch {
+      // not running
+    }
+  } else run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync']);
   const port = await freePort();
-  const opts = [
+  const serverOptions = [
     `-p ${port}`,
     `-k ${dir}`,
     "-c listen_addresses=127.0.0.1",
@@ -63,10 +77,14 @@ export async function startPgCluster(): Promise<PgCluster> {
     '-c max_connections=400',
     '-c shared_buffers=64MB',
   ].join(' ');
-  run('pg_ctl', ['-D', data, '-o', opts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  run('pg_ctl', ['-D', data, '-o', serverOptions, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   return {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
+      if (opts.keepIn) {
+        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+        return;
+      }
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
