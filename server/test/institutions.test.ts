@@ -217,6 +217,30 @@ describe('confirmation requests', () => {
     console.log(`confirm submit → visible: ${ms} ms`);
   });
 
+  it('a second click after the chain made a new blockhash gets the same transaction; once sent, or near its expiry, a new one is prepared', { timeout: 90_000 }, async () => {
+    const { holder, cert } = await holderCertificate('Master of Science');
+    const ask = () => holder.client.certificate.requestConfirmation.mutate({ id: cert.id, issuer: north.wallet.address, consent: true });
+    const first = await ask();
+    // The embedded chain makes a new blockhash at most once a slot (400 ms), when one is asked for.
+    await new Promise((r) => setTimeout(r, 450));
+    const again = await ask();
+    const { blockhash: now } = await w.server.services.chain.signingBlockhash();
+    expect(Transaction.from(Buffer.from(first.transaction, 'base64')).recentBlockhash).not.toBe(now); // the chain did move on
+    expect(again).toEqual(first); // the same action, the same bytes to sign (the operator's signature included)
+    expect(await db().selectFrom('wallet_action').select('id').where('certificate_id', '=', cert.id).where('kind', '=', 'request_confirmation').execute()).toHaveLength(1);
+
+    // Too little time left to sign it: a new transaction, a new action.
+    await db().updateTable('wallet_action').set({ expires_at: Date.now() + 30_000 }).where('id', '=', first.action_id).execute();
+    const fresh = await ask();
+    expect(fresh.action_id).not.toBe(first.action_id);
+
+    // Sent: asking again is a new request, not the one already on its way.
+    await holder.client.certificate.submitConfirmationRequest.mutate({ signedTransaction: signed(fresh, holder) });
+    await new Promise((r) => setTimeout(r, 450));
+    const next = await ask();
+    expect([first.action_id, fresh.action_id]).not.toContain(next.action_id);
+  });
+
   it('a confirmation sent outside the product (through /rpc) is followed: the row and the request say confirmed', { timeout: 90_000 }, async () => {
     const { holder, cert } = await holderCertificate('Bachelor of Music');
     const asked = await holder.client.certificate.requestConfirmation.mutate({ id: cert.id, issuer: north.wallet.address, consent: true });

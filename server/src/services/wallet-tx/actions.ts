@@ -6,7 +6,7 @@ import { fail } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { ChainError } from '../chain';
 import type { Services } from '../index';
-import { preparedTxColumns } from './index';
+import { intentOf, preparedTxColumns } from './index';
 
 // The prepared wallet transactions of institutions and holders (register, issue, request, confirm,
 // revoke), kept in `wallet_action` like the mint keeps `mint_attempt`: prepare stores the exact message,
@@ -85,6 +85,11 @@ export async function prepareAction(
     if (same.user_id === user.id && same.status === 'prepared') return answer(same.id);
     fail('CONFLICT', 'This very transaction was just sent. Wait a few seconds and prepare it again.');
   }
+  // The same instructions under a newer blockhash (the chain makes one at most a slot, ~400 ms): a second
+  // click that came later than that. The action already stored is the answer while a wallet still has
+  // time to sign it, so one intent is one transaction to sign, whenever the click came.
+  const earlier = await preparedEarlier(svc, user, p.kind, prepared.message);
+  if (earlier) return earlier;
   const now = nowIso();
   const id = newId('w_');
   try {
@@ -113,6 +118,26 @@ export async function prepareAction(
     fail('CONFLICT', 'This very transaction was just sent. Wait a few seconds and prepare it again.');
   }
   return answer(id);
+}
+
+/** How long a stored prepared action must still be signable to be handed out again. */
+export const REUSE_MIN_LEFT_MS = 60_000;
+
+/** A prepared action of `user` with the same intent as `message` (intentOf) and time left to sign it. */
+async function preparedEarlier(svc: ActionServices, user: UserRow, kind: WalletActionKind, message: string): Promise<PreparedAction | null> {
+  const open = await svc.db
+    .selectFrom('wallet_action')
+    .select(['id', 'message', 'expires_at'])
+    .where('status', '=', 'prepared') // few: the settle loop closes the expired ones
+    .where('user_id', '=', user.id)
+    .where('kind', '=', kind)
+    .where('expires_at', '>', Date.now() + REUSE_MIN_LEFT_MS)
+    .orderBy('expires_at', 'desc')
+    .limit(20)
+    .execute();
+  const intent = intentOf(message);
+  const hit = open.find((a) => intentOf(a.message) === intent);
+  return hit ? { action_id: hit.id, transaction: svc.walletTx.rebuild(hit.message), expires_at: new Date(hit.expires_at).toISOString() } : null;
 }
 
 export const payloadOf = <T>(a: WalletActionRow) => JSON.parse(a.payload) as T;

@@ -76,8 +76,28 @@ function splitWire(bytes: Uint8Array): { signatures: Uint8Array[]; message: Uint
   return { signatures, message: bytes.subarray(i + 64 * n) };
 }
 
+/**
+ * A prepared message (base64) with its blockhash left out: two prepares of the same instructions for the
+ * same fee payer and signers are the same intent whatever blockhash each was given.
+ */
+export function intentOf(message: string): string {
+  const m = Message.from(Buffer.from(message, 'base64'));
+  m.recentBlockhash = PublicKey.default.toBase58();
+  return m.serialize().toString('base64');
+}
+
 export class WalletTransactions {
   constructor(private readonly chain: ChainService) {}
+
+  /**
+   * The wire transaction (base64) `prepare` returned for a stored message, signed by the operator again:
+   * ed25519 signatures are deterministic, so these are the same bytes.
+   */
+  rebuild(message: string): string {
+    const tx = Transaction.populate(Message.from(Buffer.from(message, 'base64')));
+    this.chain.partialSignAsOperator(tx);
+    return tx.serialize({ requireAllSignatures: false, verifySignatures: true }).toString('base64');
+  }
 
   /**
    * Builds `instructions` into a transaction the operator pays for, under a blockhash the chain
