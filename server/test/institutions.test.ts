@@ -10,7 +10,7 @@ import { reconcileCertificate } from '../src/services/chain-sync/reconcile';
 import { fromHex } from '../../shared/program/codec';
 import { ALL_WALLET_FLOWS } from '../src/services/issuers/flows';
 import { recheckDomains } from '../src/services/issuers/profile';
-import { settleActions } from '../src/services/wallet-tx/actions';
+import { REUSE_MIN_LEFT_MS, settleActions } from '../src/services/wallet-tx/actions';
 import { certForm, makePdf, newWallet, TEST_HOLDER_NAME, waitFor } from './helpers';
 import { checkedHolderName, parseVerificationDetails } from '../../shared/schemas/details';
 import { approvedInstitution, buildInstitutionWorld, issueForm, signed, signedByImpostor, type Browser, type InstitutionWorld } from './institutions-support/world';
@@ -217,7 +217,7 @@ describe('confirmation requests', () => {
     console.log(`confirm submit → visible: ${ms} ms`);
   });
 
-  it('a second click after the chain made a new blockhash gets the same transaction; once sent, or near its expiry, a new one is prepared', { timeout: 90_000 }, async () => {
+  it('a second click after the chain made a new blockhash gets the same transaction; with other rows to write, near its expiry or once sent, a new one', { timeout: 90_000 }, async () => {
     const { holder, cert } = await holderCertificate('Master of Science');
     const ask = () => holder.client.certificate.requestConfirmation.mutate({ id: cert.id, issuer: north.wallet.address, consent: true });
     const first = await ask();
@@ -230,9 +230,20 @@ describe('confirmation requests', () => {
     expect(await db().selectFrom('wallet_action').select('id').where('certificate_id', '=', cert.id).where('kind', '=', 'request_confirmation').execute()).toHaveLength(1);
 
     // Too little time left to sign it: a new transaction, a new action.
-    await db().updateTable('wallet_action').set({ expires_at: Date.now() + 30_000 }).where('id', '=', first.action_id).execute();
+    await db().updateTable('wallet_action').set({ expires_at: Date.now() + REUSE_MIN_LEFT_MS / 2 }).where('id', '=', first.action_id).execute();
     const fresh = await ask();
     expect(fresh.action_id).not.toBe(first.action_id);
+
+    // The same instructions with other rows to write (an institution corrected the title it issues):
+    // another intent, never the earlier action with the old title.
+    const pdf = await makePdf(['Northfield University', 'Doctor of Arts', 'History']);
+    const issue = (title: string) => north.client.issuer.issue.mutate(issueForm({ title, program_name: 'History', issue_date: '2024-05-01', holder_wallet: holder.wallet.address }, pdf));
+    const typo = await issue('Doctr of Arts');
+    await new Promise((r) => setTimeout(r, 450));
+    const corrected = await issue('Doctor of Arts');
+    expect(corrected.action_id).not.toBe(typo.action_id);
+    const payload = await db().selectFrom('wallet_action').select('payload').where('id', '=', corrected.action_id).executeTakeFirstOrThrow();
+    expect(JSON.parse(payload.payload).claims.title).toBe('Doctor of Arts');
 
     // Sent: asking again is a new request, not the one already on its way.
     await holder.client.certificate.submitConfirmationRequest.mutate({ signedTransaction: signed(fresh, holder) });

@@ -85,10 +85,11 @@ export async function prepareAction(
     if (same.user_id === user.id && same.status === 'prepared') return answer(same.id);
     fail('CONFLICT', 'This very transaction was just sent. Wait a few seconds and prepare it again.');
   }
-  // The same instructions under a newer blockhash (the chain makes one at most a slot, ~400 ms): a second
-  // click that came later than that. The action already stored is the answer while a wallet still has
-  // time to sign it, so one intent is one transaction to sign, whenever the click came.
-  const earlier = await preparedEarlier(svc, user, p.kind, prepared.message);
+  // The same instructions under a newer blockhash (the chain makes one at most a slot, ~400 ms), and the
+  // same rows to write once it lands: a second click that came later than that. The action already
+  // stored is the answer while a wallet still has time to sign it, so one intent is one transaction to
+  // sign, whenever the click came. (What differs only off chain, a corrected title, is another intent.)
+  const earlier = await preparedEarlier(svc, user, p.kind, prepared.message, JSON.stringify(p.payload));
   if (earlier) return earlier;
   const now = nowIso();
   const id = newId('w_');
@@ -123,11 +124,14 @@ export async function prepareAction(
 /** How long a stored prepared action must still be signable to be handed out again. */
 export const REUSE_MIN_LEFT_MS = 60_000;
 
-/** A prepared action of `user` with the same intent as `message` (intentOf) and time left to sign it. */
-async function preparedEarlier(svc: ActionServices, user: UserRow, kind: WalletActionKind, message: string): Promise<PreparedAction | null> {
+/**
+ * A prepared action of `user` with the same intent — the message but its blockhash (intentOf), and the
+ * same payload — and time left to sign it.
+ */
+async function preparedEarlier(svc: ActionServices, user: UserRow, kind: WalletActionKind, message: string, payload: string): Promise<PreparedAction | null> {
   const open = await svc.db
     .selectFrom('wallet_action')
-    .select(['id', 'message', 'expires_at'])
+    .select(['id', 'message', 'payload', 'expires_at'])
     .where('status', '=', 'prepared') // few: the settle loop closes the expired ones
     .where('user_id', '=', user.id)
     .where('kind', '=', kind)
@@ -136,7 +140,7 @@ async function preparedEarlier(svc: ActionServices, user: UserRow, kind: WalletA
     .limit(20)
     .execute();
   const intent = intentOf(message);
-  const hit = open.find((a) => intentOf(a.message) === intent);
+  const hit = open.find((a) => a.payload === payload && intentOf(a.message) === intent);
   return hit ? { action_id: hit.id, transaction: svc.walletTx.rebuild(hit.message), expires_at: new Date(hit.expires_at).toISOString() } : null;
 }
 
