@@ -91,7 +91,8 @@ export class WalletTransactions {
 
   /**
    * The wire transaction (base64) `prepare` returned for a stored message, signed by the operator again:
-   * ed25519 signatures are deterministic, so these are the same bytes.
+   * ed25519 signatures are deterministic, so these are the same bytes. Only for messages prepared without
+   * `extraSigners` (wallet actions): their keys are not kept, so their signatures cannot be made again.
    */
   rebuild(message: string): string {
     const tx = Transaction.populate(Message.from(Buffer.from(message, 'base64')));
