@@ -353,13 +353,18 @@ async function keptPostgresFill(c: PgCluster, n: number): Promise<{ dataDir: str
     }
     fs.writeFileSync(path.join(dataDir, 'filling'), '');
   }
-  console.log(`postgres, N = ${n.toLocaleString()}: filling${base ? ` on from ${base.toLocaleString()}` : ''}`);
+  return { dataDir, target, fillS: await fillKept('postgres', dataDir, target, n, base) };
+}
+
+/** A kept fill made or finished from `base` (null: from empty), then marked `filled`; its seconds. */
+async function fillKept(kind: 'sqlite' | 'postgres', dataDir: string, target: DatabaseTarget, n: number, base: number | null): Promise<number> {
+  console.log(`${kind}, N = ${n.toLocaleString()}: filling${base ? ` on from ${base.toLocaleString()}` : ''}`);
   const f = await fill(dataDir, target, n, console.log, base ?? 0);
   fs.writeFileSync(path.join(dataDir, 'filled'), JSON.stringify({ n, seconds: f.seconds, from: base ?? 0 }));
   fs.rmSync(path.join(dataDir, 'filling'));
   const made = n - (base ?? 0);
-  console.log(`postgres, N = ${n.toLocaleString()}: filled ${made.toLocaleString()} in ${f.seconds.toFixed(1)} s (${(made / f.seconds).toFixed(0)} certificates/s)`);
-  return { dataDir, target, fillS: f.seconds };
+  console.log(`${kind}, N = ${n.toLocaleString()}: filled ${made.toLocaleString()} in ${f.seconds.toFixed(1)} s (${(made / f.seconds).toFixed(0)} certificates/s; working set ${JSON.stringify(f.workingSet)})`);
+  return f.seconds;
 }
 
 const rows: Row[] = [];
@@ -397,13 +402,7 @@ for (const dbKind of DBS) {
           } else fs.mkdirSync(dataDir, { recursive: true });
           fs.writeFileSync(path.join(dataDir, 'filling'), '');
         }
-        console.log(`sqlite, N = ${n.toLocaleString()}: filling${base ? ` on from ${base.toLocaleString()}` : ''}`);
-        const f = await fill(dataDir, target, n, console.log, base ?? 0);
-        fillS = f.seconds;
-        fs.writeFileSync(path.join(dataDir, 'filled'), JSON.stringify({ n, seconds: f.seconds, from: base ?? 0 }));
-        fs.rmSync(path.join(dataDir, 'filling'));
-        const made = n - (base ?? 0);
-        console.log(`sqlite, N = ${n.toLocaleString()}: filled ${made.toLocaleString()} in ${f.seconds.toFixed(1)} s (${(made / f.seconds).toFixed(0)} certificates/s; working set ${JSON.stringify(f.workingSet)})`);
+        fillS = await fillKept('sqlite', dataDir, target, n, base);
       } else console.log(`sqlite, N = ${n.toLocaleString()}: reusing ${dataDir}`);
     } else if (REUSE) {
       ({ dataDir, target, fillS } = await keptPostgresFill(cluster!, n));

@@ -131,16 +131,17 @@ export const REUSE_MIN_LEFT_MS = 60_000;
 async function preparedEarlier(svc: ActionServices, user: UserRow, kind: WalletActionKind, message: string, payload: string): Promise<PreparedAction | null> {
   const open = await svc.db
     .selectFrom('wallet_action')
-    .select(['id', 'message', 'payload', 'expires_at'])
+    .select(['id', 'message', 'expires_at'])
     .where('status', '=', 'prepared') // few: the settle loop closes the expired ones
     .where('user_id', '=', user.id)
     .where('kind', '=', kind)
+    .where('payload', '=', payload)
     .where('expires_at', '>', Date.now() + REUSE_MIN_LEFT_MS)
     .orderBy('expires_at', 'desc')
     .limit(20)
     .execute();
   const intent = intentOf(message);
-  const hit = open.find((a) => a.payload === payload && intentOf(a.message) === intent);
+  const hit = open.find((a) => intentOf(a.message) === intent);
   return hit ? { action_id: hit.id, transaction: svc.walletTx.rebuild(hit.message), expires_at: new Date(hit.expires_at).toISOString() } : null;
 }
 
