@@ -1,11 +1,11 @@
 // The embedded chain's cache of account reads is bounded in bytes (data + an estimated overhead per
 // entry), not in entries: whatever the accounts' sizes, it never holds more than its bound.
 import { PublicKey } from '@solana/web3.js';
-import type { LiteSVM } from 'litesvm';
 import { describe, expect, it } from 'vitest';
 import { CERTIFICATE_LEN } from '../../../../shared/program/codec';
 import type { AccountReader, AccountRow } from './embedded-account-reader';
 import { EmbeddedAccounts, READ_CACHE_BYTES, READ_CACHE_ENTRY_OVERHEAD } from './embedded-accounts';
+import type { NativeSvm } from './svm-native';
 import type { AccountSnapshot } from './types';
 
 const OWNER = new PublicKey(Buffer.alloc(32, 200)).toBase58();
@@ -24,7 +24,7 @@ function setup(sizes: number[], cacheLimitBytes?: number) {
     rowsByOwner: () => [],
     close() {},
   };
-  const svm = { getAccount: () => ({ exists: false }) } as unknown as LiteSVM;
+  const svm = { getAccount: () => null } as unknown as NativeSvm;
   const accounts = new EmbeddedAccounts(svm, reader, 16, cacheLimitBytes);
   // The reader is synchronous: so is every read.
   const read = (i: number) => accounts.read(key(i)) as AccountSnapshot | null;

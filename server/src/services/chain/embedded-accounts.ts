@@ -1,19 +1,11 @@
 // The embedded chain's accounts: which of them LiteSVM holds (a bounded working set over the
 // `chain_account` table), and reads of every account. Kept apart from EmbeddedChain, which runs
 // transactions: this is the bookkeeping of where each account's truth is (LiteSVM or the committed row).
-import { lamports as kitLamports, type Address } from './kit';
 import type { Kysely } from 'kysely';
-import type { LiteSVM } from 'litesvm';
 import type { Database } from '../../db/schema';
 import { after, type AccountReader, type AccountRow } from './embedded-account-reader';
+import type { NativeSvm } from './svm-native';
 import type { AccountSnapshot } from './types';
-
-/**
- * A key as LiteSVM's kit takes it. Every key that reaches the working set was encoded by this process
- * (PublicKey.toBase58, or a row it wrote so): kit's `address()` would decode each one again only to
- * check it (a fifth of an anchoring transaction's CPU went to such checks).
- */
-const address = (key: string) => key as Address;
 
 /**
  * How many persisted accounts LiteSVM holds at once (the working set). Transactions name their
@@ -80,7 +72,7 @@ export class EmbeddedAccounts {
    * `cacheLimitBytes`: what cached reads may hold (READ_CACHE_BYTES by default).
    */
   constructor(
-    private readonly svm: LiteSVM,
+    private readonly svm: NativeSvm,
     private readonly reader: AccountReader,
     private readonly limit: number,
     private readonly cacheLimitBytes: number = READ_CACHE_BYTES,
@@ -99,14 +91,13 @@ export class EmbeddedAccounts {
 
   /** LiteSVM's current state of `pubkey` (a resident account, or one of LiteSVM's own). */
   snapshot(pubkey: string): AccountSnapshot | null {
-    const a = this.svm.getAccount(address(pubkey));
-    if (!a.exists) return null;
-    return { pubkey, owner: a.programAddress, lamports: a.lamports, data: a.data, executable: a.executable };
+    const a = this.svm.getAccount(pubkey);
+    return a && { pubkey, ...a };
   }
 
   /** LiteSVM's lamports of `pubkey` (0 when absent): a balance without copying the account's data. */
   balance(pubkey: string): bigint {
-    return this.svm.getBalance(address(pubkey)) ?? 0n;
+    return this.svm.getBalance(pubkey) ?? 0n;
   }
 
   private static fromRow(r: AccountRow): AccountSnapshot {
@@ -222,14 +213,7 @@ export class EmbeddedAccounts {
         if (this.resident.has(k)) continue; // loaded meanwhile by another transaction: LiteSVM is ahead
         const r = rows.get(k);
         if (!r) continue; // never persisted: absent, or one of LiteSVM's own
-        this.svm.setAccount({
-          address: address(k),
-          programAddress: address(r.owner),
-          lamports: kitLamports(BigInt(r.lamports)),
-          data: new Uint8Array(r.data),
-          executable: false,
-          space: BigInt(r.data.length),
-        });
+        this.svm.setAccount(k, { owner: r.owner, lamports: BigInt(r.lamports), data: new Uint8Array(r.data), executable: false });
         this.touch(k);
       }
     });
@@ -267,13 +251,11 @@ export class EmbeddedAccounts {
    * row matches (after the caller's rollback it does at once).
    */
   putBack(pubkey: string, snap: AccountSnapshot | null) {
-    this.svm.setAccount({
-      address: address(pubkey),
-      programAddress: address(snap?.owner ?? SYSTEM_PROGRAM),
-      lamports: kitLamports(snap?.lamports ?? 0n),
+    this.svm.setAccount(pubkey, {
+      owner: snap?.owner ?? SYSTEM_PROGRAM,
+      lamports: snap?.lamports ?? 0n,
       data: snap?.data ?? new Uint8Array(0),
       executable: snap?.executable ?? false,
-      space: BigInt(snap?.data.length ?? 0),
     });
     this.touch(pubkey);
     this.unconfirmed.add(pubkey);
@@ -290,11 +272,11 @@ export class EmbeddedAccounts {
       if (this.resident.size <= target) break;
       if (this.pins.has(k) || this.unconfirmed.has(k)) continue;
       this.resident.delete(k);
-      const a = this.svm.getAccount(address(k));
+      const a = this.svm.getAccount(k);
       // Never one of LiteSVM's own (a program or sysvar is never written by a transaction; this is a guard).
-      if (a.exists && (a.executable || a.programAddress === SYSVAR_OWNER)) continue;
+      if (a && (a.executable || a.owner === SYSVAR_OWNER)) continue;
       // Zero lamports: LiteSVM removes the account. Reads now come from the row, which holds the same state.
-      if (a.exists) this.svm.setAccount({ address: address(k), programAddress: address(SYSTEM_PROGRAM), lamports: kitLamports(0n), data: new Uint8Array(0), executable: false, space: 0n });
+      if (a) this.svm.setAccount(k, { owner: SYSTEM_PROGRAM, lamports: 0n, data: new Uint8Array(0), executable: false });
       this.forget(k);
     }
   }

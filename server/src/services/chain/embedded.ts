@@ -1,22 +1,23 @@
 import fs from 'node:fs';
 import { type Keypair, PublicKey, type Signer, type Transaction, VersionedTransaction } from '@solana/web3.js';
 import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
-// litesvm 1.x takes @solana/kit transactions; its kit decodes a serialized web3.js v1 transaction.
+// litesvm 1.x takes @solana/kit transactions (simulateWire, a client's, possibly versioned); its kit decodes the wire.
 import { address, getTransactionDecoder, lamports as kitLamports } from './kit';
 import bs58 from 'bs58';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { BaseChain } from './base';
 import { kyselyReader, sqliteReader } from './embedded-account-reader';
 import { EmbeddedAccounts, WORKING_SET_ACCOUNTS } from './embedded-accounts';
 import { BlockhashWindow, SIGNING_WINDOW_MS } from './embedded-blockhashes';
 import { compileAndSign, compileSigned, type CompiledTx } from './compiled-tx';
+import { NativeSvm } from './svm-native';
 import { ChainError, chainErrorFromLogs, type AccountSnapshot, type ChainReceipt, type ChainRecords, type LandedListener, type SigningBlockhash, type TxOptions } from './types';
 
 // The embedded chain in parts: embedded-accounts.ts (which accounts LiteSVM holds, and reads),
 // embedded-account-reader.ts (committed rows, SQLite or PostgreSQL), embedded-blockhashes.ts (the
-// window of valid blockhashes), compiled-tx.ts (a transaction compiled and signed once). This file runs
-// transactions and persists them.
+// window of valid blockhashes), compiled-tx.ts (a transaction compiled and signed once), svm-native.ts
+// (LiteSVM's binding, in bytes). This file runs transactions and persists them.
 export { WORKING_SET_ACCOUNTS } from './embedded-accounts';
 export { BLOCKHASH_VALID_MS, SIGNING_WINDOW_MS } from './embedded-blockhashes';
 
@@ -42,6 +43,8 @@ const LOOKUP_TABLE_META_SIZE = 56;
 export class EmbeddedChain extends BaseChain {
   readonly mode = 'embedded' as const;
   private svm: LiteSVM;
+  /** The same LiteSVM, for account reads and writes and transactions in bytes (svm-native.ts). */
+  private readonly native: NativeSvm;
   /** The operator's address in base58, as account keys are compared (once: every transaction asks). */
   private readonly operatorAddress: string;
   private slot = 1n;
@@ -59,8 +62,9 @@ export class EmbeddedChain extends BaseChain {
     super(programId, operator);
     this.operatorAddress = operator.publicKey.toBase58();
     this.svm = svm;
+    this.native = NativeSvm.of(svm);
     const reader = opts.sqliteFile ? sqliteReader(opts.sqliteFile) : kyselyReader(db);
-    this.accounts = new EmbeddedAccounts(svm, reader, opts.workingSet ?? WORKING_SET_ACCOUNTS, opts.readCacheBytes);
+    this.accounts = new EmbeddedAccounts(this.native, reader, opts.workingSet ?? WORKING_SET_ACCOUNTS, opts.readCacheBytes);
   }
 
   /**
@@ -102,7 +106,7 @@ export class EmbeddedChain extends BaseChain {
    */
   private refillOperator(): boolean {
     const op = this.operatorAddress;
-    if ((this.svm.getBalance(address(op)) ?? 0n) >= OPERATOR_RESERVE_LAMPORTS) return false;
+    if ((this.native.getBalance(op) ?? 0n) >= OPERATOR_RESERVE_LAMPORTS) return false;
     this.svm.airdrop(address(op), kitLamports(OPERATOR_RESERVE_LAMPORTS * 10n));
     this.accounts.changed([op]);
     return true;
@@ -260,7 +264,7 @@ export class EmbeddedChain extends BaseChain {
       tx.recentBlockhash = this.svm.latestBlockhash();
       // Signed here: LiteSVM verifies every signature; web3.js's own check (in JavaScript) is not repeated.
       const compiled = compileAndSign(tx, [this.operatorKey, ...extra]);
-      if (!this.signaturesThisBlockhash.has(bs58.encode(tx.signature!))) return this.toLiteSvm(compiled);
+      if (!this.signaturesThisBlockhash.has(bs58.encode(tx.signature!))) return compiled;
       this.rotateBlockhash();
     }
   }
@@ -273,11 +277,6 @@ export class EmbeddedChain extends BaseChain {
     return this.signaturesThisBlockhash.has(signature);
   }
 
-  /** A compiled transaction with its wire bytes as LiteSVM's kit takes them. */
-  private toLiteSvm(c: CompiledTx) {
-    return { ...c, kitTx: this.decoder.decode(c.wire) };
-  }
-
   /** Lamports of accounts a transaction has loaded (all resident or LiteSVM's own). */
   private lamportsOf(keys: string[]) {
     return keys.map((k) => Number(this.accounts.balance(k)));
@@ -285,8 +284,7 @@ export class EmbeddedChain extends BaseChain {
 
   async simulate(tx: Transaction, signers: Signer[]) {
     return this.accounts.withLoaded(this.keysOf(tx), undefined, () => {
-      const { kitTx } = this.prepare(tx, signers);
-      const res = this.svm.simulateTransaction(kitTx as never);
+      const res = this.native.simulateLegacy(this.prepare(tx, signers).wire);
       const meta = res instanceof FailedTransactionMetadata ? res.meta() : res.meta();
       return {
         ok: !(res instanceof FailedTransactionMetadata),
@@ -345,18 +343,21 @@ export class EmbeddedChain extends BaseChain {
     return this.accounts.withLoaded(this.keysOf(tx), o.db, () => {
       this.tick();
       // Its signatures are checked as a validator checks them: by LiteSVM, when it runs.
-      return this.execute(this.toLiteSvm(compileSigned(tx)), o);
+      return this.execute(compileSigned(tx), o);
     });
   }
 
   /** Runs a prepared transaction whose accounts are loaded and pinned (withAccounts), then persists it. */
-  private async execute({ tx, kitTx, wire, accountKeys, writable, blockhash, fee }: ReturnType<EmbeddedChain['toLiteSvm']>, o: TxOptions): Promise<ChainReceipt> {
+  private async execute({ tx, wire, accountKeys, writable, blockhash, fee }: CompiledTx, o: TxOptions): Promise<ChainReceipt> {
+    // As litesvm's own sendTransaction checks before it runs anything (a missing one is zeros on the wire).
+    const unsigned = tx.signatures.filter((s) => !s.signature).map((s) => s.publicKey.toBase58());
+    if (unsigned.length) throw new Error(`Transaction is missing signatures for addresses: ${unsigned.join(', ')}`);
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('Transaction failed: Blockhash not found (it expired before it was sent); sign it again with a recent blockhash', null, 'BlockhashNotFound', []);
     const before = writable.map((k) => [k, this.accounts.snapshot(k)] as const);
     // Refilled in the transaction's own write: persisted with it, taken back by its undo.
     if (accountKeys[0] === this.operatorAddress) this.refillOperator();
     const preBalances = this.landedListeners.length ? this.lamportsOf(accountKeys) : [];
-    const res = this.svm.sendTransaction(kitTx as never);
+    const res = this.native.sendLegacy(wire);
     // Only writable accounts can change (fees too); they are now LiteSVM's to answer for.
     this.accounts.written(writable);
     if (res instanceof FailedTransactionMetadata) {
@@ -438,15 +439,34 @@ export class EmbeddedChain extends BaseChain {
   /** Writes the *current* state of each account, so a late writer never stores a stale copy. */
   private async persistAccounts(pubkeys: string[], db: Kysely<Database>) {
     const now = new Date().toISOString();
+    // One statement for the accounts gone and one for the rest: a statement per account was a round
+    // trip each to PostgreSQL (#15).
+    const gone: string[] = [];
+    const rows: Insertable<Database['chain_account']>[] = [];
     for (const k of pubkeys) {
       const a = this.accounts.snapshot(k);
-      if (!a || a.lamports === 0n) {
-        await db.deleteFrom('chain_account').where('pubkey', '=', k).execute();
-        continue;
+      if (!a || a.lamports === 0n) gone.push(k);
+      else if (!a.executable) {
+        // (Programs are loaded from the committed binary, not the DB.)
+        rows.push({ pubkey: k, owner: a.owner, lamports: a.lamports.toString(), data: Buffer.from(a.data), executable: 0, rent_epoch: '0', updated_at: now });
       }
-      if (a.executable) continue; // programs are loaded from the committed binary, not the DB
-      const row = { owner: a.owner, lamports: a.lamports.toString(), data: Buffer.from(a.data), executable: 0, rent_epoch: '0', updated_at: now };
-      await db.insertInto('chain_account').values({ pubkey: k, ...row }).onConflict((c) => c.column('pubkey').doUpdateSet(row)).execute();
+    }
+    if (gone.length) await db.deleteFrom('chain_account').where('pubkey', 'in', gone).execute();
+    if (rows.length) {
+      await db
+        .insertInto('chain_account')
+        .values(rows)
+        .onConflict((c) =>
+          c.column('pubkey').doUpdateSet((eb) => ({
+            owner: eb.ref('excluded.owner'),
+            lamports: eb.ref('excluded.lamports'),
+            data: eb.ref('excluded.data'),
+            executable: eb.ref('excluded.executable'),
+            rent_epoch: eb.ref('excluded.rent_epoch'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
     }
     const slot = this.slot.toString();
     await db.insertInto('chain_meta').values({ key: 'slot', value: slot }).onConflict((c) => c.column('key').doUpdateSet({ value: slot })).execute();

@@ -1,0 +1,88 @@
+// LiteSVM's native binding, spoken to in the bytes it takes. litesvm's JavaScript class converts
+// every address through @solana/kit's codecs (base58 through BigInt, each checked again first: ~57 µs
+// a key here, bs58 ~7 µs) and every transaction through kit's decoder and encoder. The embedded chain
+// reads and writes a few accounts per key of every transaction it runs, so those conversions were a
+// fifth of an anchoring's CPU (#15, CPU profile of bench:scale's fill). Keys here were encoded by this
+// process and a compiled transaction's wire bytes are at hand, so they go to the binding directly;
+// the few owners' base58 forms are remembered.
+import bs58 from 'bs58';
+import { Account, type FailedTransactionMetadata, type LiteSVM, type TransactionMetadata } from 'litesvm';
+import type { LiteSvm as NativeLiteSvm } from 'litesvm/dist/internal';
+
+/** An account as the embedded chain handles it (keys and owners in base58). */
+export interface SvmAccount {
+  owner: string;
+  lamports: bigint;
+  data: Uint8Array;
+  executable: boolean;
+}
+
+/** Owners are few (the program, the system and token programs, loaders): each base58 form kept once. */
+const OWNER_CACHE_MAX = 256;
+
+export class NativeSvm {
+  private readonly ownerNames = new Map<string, string>();
+  private readonly ownerBytes = new Map<string, Uint8Array>();
+
+  private constructor(private readonly native: NativeLiteSvm) {}
+
+  /**
+   * The binding behind `svm` (litesvm 1.x keeps it in `inner`). Checked at start: a litesvm that moved
+   * it fails here, with what to look at, not at the first transaction.
+   */
+  static of(svm: LiteSVM): NativeSvm {
+    const native = (svm as unknown as { inner?: NativeLiteSvm }).inner;
+    for (const m of ['getAccount', 'getBalance', 'setAccount', 'sendLegacyTransaction', 'simulateLegacyTransaction'] as const) {
+      if (typeof native?.[m] !== 'function') {
+        throw new Error(`litesvm's native binding has no ${m} at LiteSVM.inner: server/src/services/chain/svm-native.ts must follow the installed litesvm version`);
+      }
+    }
+    return new NativeSvm(native!);
+  }
+
+  getAccount(key: string): SvmAccount | null {
+    const a = this.native.getAccount(bs58.decode(key));
+    if (a === null) return null;
+    return { owner: this.ownerName(a.owner()), lamports: a.lamports(), data: a.data(), executable: a.executable() };
+  }
+
+  /** Lamports without copying the account's data; null when LiteSVM has no such account. */
+  getBalance(key: string): bigint | null {
+    return this.native.getBalance(bs58.decode(key));
+  }
+
+  setAccount(key: string, a: SvmAccount): void {
+    this.native.setAccount(bs58.decode(key), new Account(a.lamports, a.data, this.ownerKey(a.owner), a.executable, 0n));
+  }
+
+  /** Runs a legacy transaction given as its wire bytes (signatures, then the message). */
+  sendLegacy(wire: Uint8Array): TransactionMetadata | FailedTransactionMetadata {
+    return this.native.sendLegacyTransaction(wire);
+  }
+
+  /** Simulates a legacy transaction given as its wire bytes; nothing changes. */
+  simulateLegacy(wire: Uint8Array) {
+    return this.native.simulateLegacyTransaction(wire);
+  }
+
+  private ownerName(bytes: Uint8Array): string {
+    const id = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+    let name = this.ownerNames.get(id);
+    if (name === undefined) {
+      name = bs58.encode(bytes);
+      if (this.ownerNames.size >= OWNER_CACHE_MAX) this.ownerNames.clear();
+      this.ownerNames.set(id, name);
+    }
+    return name;
+  }
+
+  private ownerKey(name: string): Uint8Array {
+    let bytes = this.ownerBytes.get(name);
+    if (bytes === undefined) {
+      bytes = bs58.decode(name);
+      if (this.ownerBytes.size >= OWNER_CACHE_MAX) this.ownerBytes.clear();
+      this.ownerBytes.set(name, bytes);
+    }
+    return bytes;
+  }
+}
