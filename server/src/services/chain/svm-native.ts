@@ -67,22 +67,20 @@ export class NativeSvm {
 
   private ownerName(bytes: Uint8Array): string {
     const id = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-    let name = this.ownerNames.get(id);
-    if (name === undefined) {
-      name = bs58.encode(bytes);
-      if (this.ownerNames.size >= OWNER_CACHE_MAX) this.ownerNames.clear();
-      this.ownerNames.set(id, name);
-    }
-    return name;
+    return remembered(this.ownerNames, id, () => bs58.encode(bytes));
   }
 
   private ownerKey(name: string): Uint8Array {
-    let bytes = this.ownerBytes.get(name);
-    if (bytes === undefined) {
-      bytes = bs58.decode(name);
-      if (this.ownerBytes.size >= OWNER_CACHE_MAX) this.ownerBytes.clear();
-      this.ownerBytes.set(name, bytes);
-    }
-    return bytes;
+    return remembered(this.ownerBytes, name, () => bs58.decode(name));
   }
+}
+
+function remembered<V>(cache: Map<string, V>, key: string, make: () => V): V {
+  let v = cache.get(key);
+  if (v === undefined) {
+    v = make();
+    if (cache.size >= OWNER_CACHE_MAX) cache.clear();
+    cache.set(key, v);
+  }
+  return v;
 }
