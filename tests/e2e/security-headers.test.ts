@@ -78,17 +78,25 @@ describeE2E('security headers and CSP in a real browser', options, (e2e) => {
     await page.waitForLoadState('networkidle');
     await collected(page);
 
-    let fileHeaders: Record<string, string> = {};
+    // Chromium's PDF viewer reports a second response for the same URL with no headers at all (its
+    // own stream of the document, not the server's): keeping whichever resolved last lost the
+    // server's headers now and then (CI). Every response that came from the server is kept.
+    const fileHeaders: Record<string, string>[] = [];
     page.on('response', async (r) => {
-      if (r.url().includes('/files/certificates/cert-1')) fileHeaders = await r.allHeaders();
+      if (!r.url().includes('/files/certificates/cert-1')) return;
+      const headers = await r.allHeaders();
+      if (Object.keys(headers).length) fileHeaders.push(headers);
     });
     await page.goto('/certificates/cert-1');
     await visible(page.getByRole('button', { name: 'View Original Certificate' }));
     await page.getByRole('button', { name: 'View Original Certificate' }).click();
     const frame = page.locator('iframe[title^="Original certificate"]');
     await visible(frame);
-    await expect.poll(() => fileHeaders['x-frame-options'], { timeout: 15_000 }).toBe('SAMEORIGIN');
-    expect(fileHeaders['content-security-policy']).toBe("frame-ancestors 'self'");
+    await expect.poll(() => fileHeaders.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    for (const h of fileHeaders) {
+      expect(h['x-frame-options']).toBe('SAMEORIGIN');
+      expect(h['content-security-policy']).toBe("frame-ancestors 'self'");
+    }
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(500);
     await collected(page);
