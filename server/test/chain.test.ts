@@ -86,6 +86,36 @@ describe('embedded chain', () => {
     expect((await chain.getAccountInfo(to))?.lamports).toBe(10_000_000n);
   });
 
+  it('persists every account a transaction wrote, and refuses one a signer has not signed before it runs', async () => {
+    const [a, b] = [Keypair.generate(), Keypair.generate()];
+    // One transaction writing three accounts (the operator, a, b): all three rows as LiteSVM has them.
+    await chain.sendTransaction(
+      new Transaction().add(
+        SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: a.publicKey, lamports: LAMPORTS_PER_SOL }),
+        SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: b.publicKey, lamports: 2 * LAMPORTS_PER_SOL }),
+      ),
+      [],
+      { kind: 'test' },
+    );
+    const lamportsRow = async (k: { toBase58(): string }) =>
+      (await db.selectFrom('chain_account').select('lamports').where('pubkey', '=', k.toBase58()).executeTakeFirst())?.lamports;
+    expect(await lamportsRow(a.publicKey)).toBe(String(LAMPORTS_PER_SOL));
+    expect(await lamportsRow(b.publicKey)).toBe(String(2 * LAMPORTS_PER_SOL));
+    expect(await lamportsRow(chain.operator)).toBe(String((await chain.getAccountInfo(chain.operator))!.lamports));
+
+    // A wallet transfer with the operator's signature only: `a` never signed it.
+    const tx = new Transaction({ feePayer: chain.operator, recentBlockhash: await chain.latestBlockhash() }).add(
+      SystemProgram.transfer({ fromPubkey: a.publicKey, toPubkey: b.publicKey, lamports: 1_000 }),
+    );
+    chain.partialSignAsOperator(tx);
+    const transactions = async () => Number((await db.selectFrom('chain_transaction').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await transactions();
+    await expect(chain.sendSignedTransaction(tx, { kind: 'transfer' })).rejects.toThrow(`Transaction is missing signatures for addresses: ${a.publicKey.toBase58()}`);
+    expect(await transactions()).toBe(before);
+    expect((await chain.getAccountInfo(a.publicKey))?.lamports).toBe(BigInt(LAMPORTS_PER_SOL));
+    expect(await lamportsRow(b.publicKey)).toBe(String(2 * LAMPORTS_PER_SOL));
+  });
+
   // Found by bench:soak: when nothing asked for a blockhash (no wallet flow, no JSON-RPC client) for
   // longer than a blockhash stays valid, every transaction the server signed itself named the same,
   // by then expired, blockhash and was refused ("Blockhash not found") — every certificate added
