@@ -5,7 +5,7 @@
 // Runs on SQLite and on PostgreSQL (the server-postgres project).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { Keypair, type Connection } from '@solana/web3.js';
 import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { IssuerStatus } from '../../shared/program/codec';
@@ -14,7 +14,7 @@ import { confirmCertificateIx, requestConfirmationIx } from '../../shared/progra
 import type { Server } from '../src/app';
 import { isPostgres } from '../src/db';
 import { chainPartOf, computeVerdict, verdictText } from '../src/services/certificates/verdict';
-import { withOrigin, type VerdictStore } from '../src/services/certificates/verdict-store';
+import { expiredVerdicts, withOrigin, type VerdictStore } from '../src/services/certificates/verdict-store';
 import { up as upgradeVerdictWords } from '../src/db/migrations/2026-11-25T0000-verdict-words';
 import { waitFor } from './helpers';
 import { INSTITUTION, fund, holderWithCertificate, send, startWorld, type World } from './attack-support/world';
@@ -206,6 +206,33 @@ describe('stored public verdicts', () => {
     if (served !== null) expect(JSON.parse(served).certificate.title).toBe('Master of Arts (amended)');
     expect((await expectCurrent(sha)).certificate.title).toBe('Master of Arts (amended)');
   }, 60_000);
+
+  it('finds expired verdicts through the stale_at index, also in a prepared statement\'s generic plan', async () => {
+    const { db } = server.services;
+    const q = expiredVerdicts(db, 1_900_000_000, 100).compile();
+    let plan: string;
+    if (isPostgres(db)) {
+      // The server keeps its PostgreSQL statements prepared: after five runs PostgreSQL may use a
+      // generic plan, made without the parameter's value. Forced here, on one connection.
+      plan = await db.connection().execute(async (c) => {
+        await sql`set plan_cache_mode = force_generic_plan`.execute(c);
+        await sql.raw(`prepare expired_plan_check(bigint, bigint) as ${q.sql}`).execute(c);
+        try {
+          const r = await sql.raw<{ 'QUERY PLAN': string }>('explain execute expired_plan_check(1900000000, 100)').execute(c);
+          return r.rows.map((row) => row['QUERY PLAN']).join('\n');
+        } finally {
+          await sql`deallocate expired_plan_check`.execute(c);
+          await sql`reset plan_cache_mode`.execute(c);
+        }
+      });
+      expect(plan).toMatch(/Index Scan using public_verdict_stale_at_idx/);
+    } else {
+      const r = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]));
+      plan = r.rows.map((row) => row.detail).join('\n');
+      expect(plan).toMatch(/USING (COVERING )?INDEX public_verdict_stale_at_idx/);
+    }
+    expect(plan).not.toMatch(/Seq Scan|SCAN public_verdict\b(?! USING)/);
+  });
 
   it('puts the request origin in front of the certificate URLs only, whatever the text around them', () => {
     const dto = (o: string) => ({ title: 'x "certificate_url":"/evil", "verification_url":"/evil"', certificate_url: `${o}/files/certificates/c1`, verification_url: `${o}/view/u1/c1` });

@@ -1,5 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
-import { sql, type CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import { isPostgres } from '../../db/dialect';
 import type { Services } from '../index';
 import type { EmbeddedChain } from '../chain/embedded';
@@ -39,6 +40,16 @@ export function withOrigin(body: string, origin: string): string {
   return body.replace('"certificate_url":"/', () => `"certificate_url":"${o}/`).replace('"verification_url":"/', () => `"verification_url":"${o}/`);
 }
 
+/**
+ * Up to `limit` stored verdicts whose record expired before `now`. Ordered by stale_at, so its index
+ * answers at any size: unordered, PostgreSQL's generic plan for the prepared statement (a third of the
+ * rows guessed expired) scanned the whole table at every refresh, every 200 ms idle — 187 ms a scan at
+ * 1,000,000 verdicts (#15).
+ */
+export function expiredVerdicts(db: Kysely<Database>, now: number, limit: number) {
+  return db.selectFrom('public_verdict').select('sha256').where('stale_at', '<', now).orderBy('stale_at').limit(limit);
+}
+
 export class VerdictStore implements StoredVerdicts {
   private lookup: CompiledQuery;
   private timer: NodeJS.Timeout | null = null;
@@ -62,7 +73,7 @@ export class VerdictStore implements StoredVerdicts {
   async refresh(limit = BATCH): Promise<number> {
     const { db } = this.svc;
     const dirty = await db.selectFrom('public_verdict_dirty').select('sha256').limit(limit).execute();
-    const expired = await db.selectFrom('public_verdict').select('sha256').where('stale_at', '<', nowSeconds()).limit(limit).execute();
+    const expired = await expiredVerdicts(db, nowSeconds(), limit).execute();
     const hashes = [...new Set([...dirty, ...expired].map((r) => r.sha256))];
     for (let i = 0; i < hashes.length; i += PER_TRANSACTION) await this.computeAndStore(hashes.slice(i, i + PER_TRANSACTION));
     return hashes.length;
