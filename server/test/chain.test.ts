@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
+import { DeleteQueryNode, type KyselyPlugin } from 'kysely';
 import { openDatabase, type Db } from '../src/db';
 import { createChain, ChainError, type ChainService } from '../src/services/chain';
 import { BLOCKHASH_VALID_MS } from '../src/services/chain/embedded';
 import { CertificateStatus } from '../../shared/program/codec';
 import { testConfig, tmpDataDir } from './helpers';
+import { testDbKind } from './pg/database';
 
 let dir: string;
 let db: Db;
@@ -17,6 +19,7 @@ beforeAll(async () => {
   chain = await createChain(config, db);
 });
 afterAll(async () => {
+  await chain.close(); // before the database: a write in a caller's transaction is checked a little later
   await db.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -111,9 +114,46 @@ describe('embedded chain', () => {
     const transactions = async () => Number((await db.selectFrom('chain_transaction').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const before = await transactions();
     await expect(chain.sendSignedTransaction(tx, { kind: 'transfer' })).rejects.toThrow(`Transaction is missing signatures for addresses: ${a.publicKey.toBase58()}`);
+    // Simulated, the same answer (not LiteSVM's bare signature failure).
+    const unsigned = new Transaction().add(SystemProgram.transfer({ fromPubkey: a.publicKey, toPubkey: b.publicKey, lamports: 1_000 }));
+    await expect(chain.simulate(unsigned, [])).rejects.toThrow(`Transaction is missing signatures for addresses: ${a.publicKey.toBase58()}`);
     expect(await transactions()).toBe(before);
     expect((await chain.getAccountInfo(a.publicKey))?.lamports).toBe(BigInt(LAMPORTS_PER_SOL));
     expect(await lamportsRow(b.publicKey)).toBe(String(2 * LAMPORTS_PER_SOL));
+  });
+
+  // Two transactions writing one account, the second committed while the first's accounts are being
+  // written: the first must not then store the copy it read before the second ran (the account would
+  // read as before the second in the database, and after a restart in LiteSVM too). PostgreSQL only: a
+  // connection each; SQLite's one connection makes the second wait for the first's transaction.
+  it.runIf(testDbKind() === 'postgres')('never writes an account back as it was before a transaction that committed meanwhile', async () => {
+    const shared = Keypair.generate().publicKey;
+    const fundShared = () => chain.sendTransaction(new Transaction().add(SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: shared, lamports: LAMPORTS_PER_SOL })), [], { kind: 'test' });
+    await fundShared();
+    // The first: names `shared` writable (unchanged) and leaves an account empty (a row to delete, so its
+    // accounts are written in two statements).
+    const first = new Transaction().add(
+      SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: Keypair.generate().publicKey, lamports: 0 }),
+      SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: shared, lamports: 0 }),
+    );
+    // The second runs and commits as soon as the first's first statement is answered.
+    let second: Promise<unknown> | null = null;
+    const deletes = new Set<string>();
+    const between: KyselyPlugin = {
+      transformQuery: ({ node, queryId }) => {
+        if (DeleteQueryNode.is(node)) deletes.add(queryId.queryId);
+        return node;
+      },
+      transformResult: async ({ queryId, result }) => {
+        if (deletes.has(queryId.queryId) && !second) await (second = fundShared());
+        return result;
+      },
+    };
+    await db.transaction().execute((trx) => chain.sendTransaction(first, [], { kind: 'test', db: trx.withPlugin(between) }));
+    expect(second).not.toBeNull(); // it did run between the first's statements
+    expect((await chain.getAccountInfo(shared))?.lamports).toBe(BigInt(2 * LAMPORTS_PER_SOL));
+    const row = await db.selectFrom('chain_account').select(['lamports']).where('pubkey', '=', shared.toBase58()).executeTakeFirstOrThrow();
+    expect(row.lamports).toBe(String(2 * LAMPORTS_PER_SOL));
   });
 
   // Found by bench:soak: when nothing asked for a blockhash (no wallet flow, no JSON-RPC client) for

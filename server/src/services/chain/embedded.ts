@@ -32,6 +32,15 @@ const BLOCKHASH_NOT_FOUND = 7;
 /** An address lookup table's addresses start after its 56-byte header. */
 const LOOKUP_TABLE_META_SIZE = 56;
 
+/** As litesvm's own sendTransaction checked before it ran anything (a missing signature is zeros on the wire). */
+function refuseUnsigned(tx: Transaction) {
+  const unsigned = tx.signatures.filter((s) => !s.signature).map((s) => s.publicKey.toBase58());
+  if (unsigned.length) throw new Error(`Transaction is missing signatures for addresses: ${unsigned.join(', ')}`);
+}
+
+/** An account LiteSVM holds (zero lamports: it has none, and its row goes). */
+const exists = (a: AccountSnapshot | null): a is AccountSnapshot => !!a && a.lamports !== 0n;
+
 /**
  * The embedded chain: LiteSVM in-process running the committed program. Accounts live in the
  * `chain_account` table; every successful transaction writes the accounts it could change, in the
@@ -284,7 +293,9 @@ export class EmbeddedChain extends BaseChain {
 
   async simulate(tx: Transaction, signers: Signer[]) {
     return this.accounts.withLoaded(this.keysOf(tx), undefined, () => {
-      const res = this.native.simulateLegacy(this.prepare(tx, signers).wire);
+      const prepared = this.prepare(tx, signers);
+      refuseUnsigned(prepared.tx);
+      const res = this.native.simulateLegacy(prepared.wire);
       const meta = res instanceof FailedTransactionMetadata ? res.meta() : res.meta();
       return {
         ok: !(res instanceof FailedTransactionMetadata),
@@ -349,9 +360,7 @@ export class EmbeddedChain extends BaseChain {
 
   /** Runs a prepared transaction whose accounts are loaded and pinned (withAccounts), then persists it. */
   private async execute({ tx, wire, accountKeys, writable, blockhash, fee }: CompiledTx, o: TxOptions): Promise<ChainReceipt> {
-    // As litesvm's own sendTransaction checks before it runs anything (a missing one is zeros on the wire).
-    const unsigned = tx.signatures.filter((s) => !s.signature).map((s) => s.publicKey.toBase58());
-    if (unsigned.length) throw new Error(`Transaction is missing signatures for addresses: ${unsigned.join(', ')}`);
+    refuseUnsigned(tx);
     if (!this.isBlockhashValid(blockhash)) throw new ChainError('Transaction failed: Blockhash not found (it expired before it was sent); sign it again with a recent blockhash', null, 'BlockhashNotFound', []);
     const before = writable.map((k) => [k, this.accounts.snapshot(k)] as const);
     // Refilled in the transaction's own write: persisted with it, taken back by its undo.
@@ -436,22 +445,24 @@ export class EmbeddedChain extends BaseChain {
     return receipt;
   }
 
-  /** Writes the *current* state of each account, so a late writer never stores a stale copy. */
+  /**
+   * Writes the *current* state of each account, so a late writer never stores a stale copy: each
+   * statement's accounts are read from LiteSVM just before it is sent, never across an await (another
+   * transaction may run meanwhile and commit its own write first; on PostgreSQL its connection does not
+   * wait for ours until our statement holds the row: a copy read before an await would then overwrite it).
+   */
   private async persistAccounts(pubkeys: string[], db: Kysely<Database>) {
-    const now = new Date().toISOString();
     // One statement for the accounts gone and one for the rest: a statement per account was a round
     // trip each to PostgreSQL (#15).
-    const gone: string[] = [];
+    const gone = pubkeys.filter((k) => !exists(this.accounts.snapshot(k)));
+    if (gone.length) await db.deleteFrom('chain_account').where('pubkey', 'in', gone).execute();
+    const now = new Date().toISOString();
     const rows: Insertable<Database['chain_account']>[] = [];
     for (const k of pubkeys) {
       const a = this.accounts.snapshot(k);
-      if (!a || a.lamports === 0n) gone.push(k);
-      else if (!a.executable) {
-        // (Programs are loaded from the committed binary, not the DB.)
-        rows.push({ pubkey: k, owner: a.owner, lamports: a.lamports.toString(), data: Buffer.from(a.data), executable: 0, rent_epoch: '0', updated_at: now });
-      }
+      // (Programs are loaded from the committed binary, not the DB.)
+      if (exists(a) && !a.executable) rows.push({ pubkey: k, owner: a.owner, lamports: a.lamports.toString(), data: Buffer.from(a.data), executable: 0, rent_epoch: '0', updated_at: now });
     }
-    if (gone.length) await db.deleteFrom('chain_account').where('pubkey', 'in', gone).execute();
     if (rows.length) {
       await db
         .insertInto('chain_account')

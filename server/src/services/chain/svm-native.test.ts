@@ -1,6 +1,7 @@
 // The embedded chain speaks to LiteSVM's native binding in bytes (svm-native.ts): what it reads and
 // writes must be what litesvm's own JavaScript API reads and writes, and a litesvm that moved its
 // binding must fail at start with what to look at.
+import bs58 from 'bs58';
 import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
 import { LiteSVM, TransactionMetadata } from 'litesvm';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +60,19 @@ describe('LiteSVM through its native binding', () => {
     forged.wire[1] ^= 0xff; // the payer's signature, one byte changed
     expect(native.sendLegacy(forged.wire)).not.toBeInstanceOf(TransactionMetadata);
     expect(native.getBalance(to.toBase58())).toBe(2_000_000n);
+  });
+
+  // The binding panics on a key that is not 32 bytes, and a Rust panic there aborts the process.
+  it('refuses a key that is not an address with an error, before the binding sees it', () => {
+    const native = NativeSvm.of(new LiteSVM());
+    const short = bs58.encode(new Uint8Array(31).fill(1));
+    const long = bs58.encode(new Uint8Array(33).fill(1));
+    const account = { owner: SystemProgram.programId.toBase58(), lamports: 1n, data: new Uint8Array(0), executable: false };
+    expect(() => native.getAccount(short)).toThrow(`Not an address (31 bytes, an address has 32): ${short}`);
+    expect(() => native.getBalance(long)).toThrow('(33 bytes, an address has 32)');
+    expect(() => native.setAccount(short, account)).toThrow('(31 bytes');
+    expect(() => native.setAccount(Keypair.generate().publicKey.toBase58(), { ...account, owner: long })).toThrow('(33 bytes');
+    expect(() => native.getAccount('0OIl')).toThrow(); // not base58 at all
   });
 
   it('fails at once, naming the file to update, when litesvm keeps its binding elsewhere', () => {

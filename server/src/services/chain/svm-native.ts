@@ -41,18 +41,18 @@ export class NativeSvm {
   }
 
   getAccount(key: string): SvmAccount | null {
-    const a = this.native.getAccount(bs58.decode(key));
+    const a = this.native.getAccount(keyBytes(key));
     if (a === null) return null;
     return { owner: this.ownerName(a.owner()), lamports: a.lamports(), data: a.data(), executable: a.executable() };
   }
 
   /** Lamports without copying the account's data; null when LiteSVM has no such account. */
   getBalance(key: string): bigint | null {
-    return this.native.getBalance(bs58.decode(key));
+    return this.native.getBalance(keyBytes(key));
   }
 
   setAccount(key: string, a: SvmAccount): void {
-    this.native.setAccount(bs58.decode(key), new Account(a.lamports, a.data, this.ownerKey(a.owner), a.executable, 0n));
+    this.native.setAccount(keyBytes(key), new Account(a.lamports, a.data, this.ownerKey(a.owner), a.executable, 0n));
   }
 
   /** Runs a legacy transaction given as its wire bytes (signatures, then the message). */
@@ -71,8 +71,18 @@ export class NativeSvm {
   }
 
   private ownerKey(name: string): Uint8Array {
-    return remembered(this.ownerBytes, name, () => bs58.decode(name));
+    return remembered(this.ownerBytes, name, () => keyBytes(name));
   }
+}
+
+/**
+ * A base58 address as the binding takes it. Checked here: the binding aborts the whole process on a
+ * key that is not 32 bytes (a Rust panic), where litesvm's class threw an error a caller could catch.
+ */
+function keyBytes(key: string): Uint8Array {
+  const bytes = bs58.decode(key);
+  if (bytes.length !== 32) throw new Error(`Not an address (${bytes.length} bytes, an address has 32): ${key}`);
+  return bytes;
 }
 
 function remembered<V>(cache: Map<string, V>, key: string, make: () => V): V {
