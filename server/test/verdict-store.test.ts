@@ -168,6 +168,28 @@ describe('stored public verdicts', () => {
     expect((await db.selectFrom('public_verdict').select('stale_at').where('sha256', '=', sha).executeTakeFirstOrThrow()).stale_at).toBeNull();
   }, 60_000);
 
+  // A revoked record stays revoked past its expiry: its verdict waits for nothing. With the expiry kept,
+  // the store found it expired at every refresh from then on and computed it again, forever (and a
+  // hundred such records kept it computing without pause, the oldest first, ahead of any other).
+  it('a revoked record whose expiry passes is still served as stored, and not computed again', async () => {
+    const { db, chain } = server.services;
+    const hash = createHash('sha256').update(`revoked before expiring ${Math.random()}`).digest();
+    const sha = hash.toString('hex');
+    const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 2);
+    await chain.anchorCertificate({ hash, holder: Keypair.generate().publicKey, expiresAt }, { kind: 'anchor_certificate' });
+    await chain.recordVerification({ hash, verified: true, reasonCode: 0 }, { kind: 'record_verification' });
+    await chain.revokeCertificate({ hash, reasonCode: ReasonCode.RevokedFraud }, { kind: 'revoke_certificate' });
+    await db.insertInto('public_verdict_dirty').values({ sha256: sha }).onConflict((oc) => oc.doNothing()).execute();
+    const revoked = await expectCurrent(sha);
+    expect(revoked).toMatchObject({ status: 'revoked', valid: false, expires_at: new Date(Number(expiresAt) * 1000).toISOString() });
+    expect((await db.selectFrom('public_verdict').select('stale_at').where('sha256', '=', sha).executeTakeFirstOrThrow()).stale_at).toBeNull();
+    // Past the expiry: served as stored, nothing found expired, nothing computed.
+    await waitFor(async () => Date.now() / 1000 > Number(expiresAt) + 1, 10_000, 200);
+    expect(await stored(sha)).toBe(await fresh(sha));
+    expect((await expiredVerdicts(db, Math.floor(Date.now() / 1000), 100).execute()).map((r) => r.sha256)).not.toContain(sha);
+    expect(await store.refresh()).toBe(0);
+  }, 60_000);
+
   // The attack: the store reads a certificate, a writer commits a change to it, the store writes what
   // it read. The trigger's delete ran before the store's insert, so nothing would take the old verdict
   // away. The store computes in one transaction that writers wait for and that waits for writers

@@ -222,7 +222,9 @@ export async function computeVerdict(src: VerdictSources, p: VerdictQuery): Prom
     userId: live?.user_id ?? null,
     recordAddress: chain.record_address,
     issuerAuthority: chain.issuer?.authority ?? chain.confirmation_requested_from?.authority ?? null,
-    expiresAt: chain.status === 'expired' ? null : expiresAt,
+    // Past its expiry a record reads expired, or stays revoked: either way nothing is left to wait for
+    // (a past time here would have the verdict store compute it again at every refresh, #15's review).
+    expiresAt: chain.status === 'expired' || chain.status === 'revoked' ? null : expiresAt,
   };
   return { verdict, inputs };
 }
