@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
+import { Keypair, LAMPORTS_PER_SOL, type PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { DeleteQueryNode, type KyselyPlugin } from 'kysely';
 import { openDatabase, type Db } from '../src/db';
 import { createChain, ChainError, type ChainService } from '../src/services/chain';
@@ -128,13 +128,17 @@ describe('embedded chain', () => {
   // connection each; SQLite's one connection makes the second wait for the first's transaction.
   it.runIf(testDbKind() === 'postgres')('never writes an account back as it was before a transaction that committed meanwhile', async () => {
     const shared = Keypair.generate().publicKey;
-    const fundShared = () => chain.sendTransaction(new Transaction().add(SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: shared, lamports: LAMPORTS_PER_SOL })), [], { kind: 'test' });
+    const leaving = Keypair.generate();
+    const pay = (to: PublicKey, lamports: number) =>
+      chain.sendTransaction(new Transaction().add(SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: to, lamports })), [], { kind: 'test' });
+    const fundShared = () => pay(shared, LAMPORTS_PER_SOL);
     await fundShared();
-    // The first: names `shared` writable (unchanged) and leaves an account empty (a row to delete, so its
-    // accounts are written in two statements).
+    await pay(leaving.publicKey, LAMPORTS_PER_SOL / 100);
+    // The first: adds a lamport to `shared` and empties `leaving` (a row to delete, so its accounts are
+    // written in two statements).
     const first = new Transaction().add(
-      SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: Keypair.generate().publicKey, lamports: 0 }),
-      SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: shared, lamports: 0 }),
+      SystemProgram.transfer({ fromPubkey: leaving.publicKey, toPubkey: chain.operator, lamports: LAMPORTS_PER_SOL / 100 }),
+      SystemProgram.transfer({ fromPubkey: chain.operator, toPubkey: shared, lamports: 1 }),
     );
     // The second runs and commits as soon as the first's first statement is answered.
     let second: Promise<unknown> | null = null;
@@ -149,11 +153,12 @@ describe('embedded chain', () => {
         return result;
       },
     };
-    await db.transaction().execute((trx) => chain.sendTransaction(first, [], { kind: 'test', db: trx.withPlugin(between) }));
+    await db.transaction().execute((trx) => chain.sendTransaction(first, [leaving], { kind: 'test', db: trx.withPlugin(between) }));
     expect(second).not.toBeNull(); // it did run between the first's statements
-    expect((await chain.getAccountInfo(shared))?.lamports).toBe(BigInt(2 * LAMPORTS_PER_SOL));
+    expect((await chain.getAccountInfo(shared))?.lamports).toBe(BigInt(2 * LAMPORTS_PER_SOL + 1));
     const row = await db.selectFrom('chain_account').select(['lamports']).where('pubkey', '=', shared.toBase58()).executeTakeFirstOrThrow();
-    expect(row.lamports).toBe(String(2 * LAMPORTS_PER_SOL));
+    expect(row.lamports).toBe(String(2 * LAMPORTS_PER_SOL + 1));
+    expect(await db.selectFrom('chain_account').select('pubkey').where('pubkey', '=', leaving.publicKey.toBase58()).executeTakeFirst()).toBeUndefined();
   });
 
   // Found by bench:soak: when nothing asked for a blockhash (no wallet flow, no JSON-RPC client) for

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
-import { Keypair, type Connection } from '@solana/web3.js';
+import { Keypair, SystemProgram, type Connection } from '@solana/web3.js';
 import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { IssuerStatus } from '../../shared/program/codec';
 import { ReasonCode } from '../../shared/program/reasons';
@@ -166,6 +166,31 @@ describe('stored public verdicts', () => {
     const expired = await expectCurrent(sha);
     expect(expired).toMatchObject({ status: 'expired', valid: false });
     expect((await db.selectFrom('public_verdict').select('stale_at').where('sha256', '=', sha).executeTakeFirstOrThrow()).stale_at).toBeNull();
+  }, 60_000);
+
+  // The attack: anyone may name any account writable in a transaction of their own over /rpc. A
+  // record named writable and left as it was kept being written back, and each write took its stored
+  // verdict away (the triggers): ~30 records a transaction, fees from the faucet, every cold verify of
+  // them computed live until the store caught up. Only what a transaction changed is written.
+  it('a transaction that names a record writable and leaves it as it was takes nothing away', async () => {
+    const { db, chain } = server.services;
+    const h = await holderWithCertificate(server, 'Bachelor of Engineering');
+    const sha = h.row.sha256;
+    await expectCurrent(sha);
+    const record = chain.certificateAddress(h.hash);
+    const rowOf = () => db.selectFrom('chain_account').select(['lamports', 'data', 'updated_at']).where('pubkey', '=', record.toBase58()).executeTakeFirstOrThrow();
+    const before = await rowOf();
+    const stranger = Keypair.generate();
+    await fund(conn, stranger);
+    await send(conn, stranger, SystemProgram.transfer({ fromPubkey: stranger.publicKey, toPubkey: record, lamports: 0 }));
+    await server.chainSync.idle();
+    expect(await rowOf()).toEqual(before);
+    expect(await isDirty(sha)).toBe(false);
+    expect(await stored(sha)).toBe(await fresh(sha));
+    // A transfer that does change it (lamports in) is written, and the verdict computed again.
+    await send(conn, stranger, SystemProgram.transfer({ fromPubkey: stranger.publicKey, toPubkey: record, lamports: 1_000 }));
+    expect((await rowOf()).lamports).toBe(String(BigInt(before.lamports) + 1_000n));
+    await expectCurrent(sha);
   }, 60_000);
 
   // A revoked record stays revoked past its expiry: its verdict waits for nothing. With the expiry kept,

@@ -40,6 +40,10 @@ function refuseUnsigned(tx: Transaction) {
 
 /** An account LiteSVM holds (zero lamports: it has none, and its row goes). */
 const exists = (a: AccountSnapshot | null): a is AccountSnapshot => !!a && a.lamports !== 0n;
+const view = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+/** Two states of an account are the same (absent and zero lamports alike). */
+const sameState = (a: AccountSnapshot | null, b: AccountSnapshot | null) =>
+  exists(a) ? exists(b) && a.lamports === b.lamports && a.owner === b.owner && a.executable === b.executable && view(a.data).equals(view(b.data)) : !exists(b);
 
 /**
  * The embedded chain: LiteSVM in-process running the committed program. Accounts live in the
@@ -374,6 +378,10 @@ export class EmbeddedChain extends BaseChain {
       throw chainErrorFromLogs(`Transaction failed: ${String(res.err())}`, logs);
     }
     const meta = res as TransactionMetadata;
+    // What it changed is written, and taken back by its undo: anyone can name any account writable, and
+    // a row rewritten unchanged still takes away the stored verdicts that read it (the triggers).
+    const changed = before.filter(([k, snap]) => !sameState(snap, this.accounts.snapshot(k)));
+    const changedKeys = changed.map(([k]) => k);
     const signature = bs58.encode(meta.signature());
     this.signaturesThisBlockhash.add(signature);
     // The blockhash otherwise never changes, so the set grew by one per transaction for the life of
@@ -385,17 +393,17 @@ export class EmbeddedChain extends BaseChain {
       logs: meta.logs(),
       computeUnits: Number(meta.computeUnitsConsumed()),
       undo: () => {
-        for (const [k, snap] of before) this.accounts.putBack(k, snap);
+        for (const [k, snap] of changed) this.accounts.putBack(k, snap);
       },
     };
     const db = o.db ?? this.db;
     // Written in the caller's DB transaction: LiteSVM keeps these until the database has committed them.
-    if (db.isTransaction) this.accounts.holdUntilCommitted(writable);
+    if (db.isTransaction) this.accounts.holdUntilCommitted(changedKeys);
     // Accounts and the transaction row are written together: a failed insert must not leave the
     // accounts' new state behind in the database while LiteSVM is rolled back (a restart would then
     // load a transfer that never happened).
     const persist = async (trx: Kysely<Database>) => {
-      await this.persistAccounts(writable, trx);
+      await this.persistAccounts(changedKeys, trx);
       await trx
         .insertInto('chain_transaction')
         .values({
