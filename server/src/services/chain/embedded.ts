@@ -47,7 +47,7 @@ const sameState = (a: AccountSnapshot | null, b: AccountSnapshot | null) =>
 
 /**
  * The embedded chain: LiteSVM in-process running the committed program. Accounts live in the
- * `chain_account` table; every successful transaction writes the accounts it could change, in the
+ * `chain_account` table; every successful transaction writes the accounts it changed, in the
  * caller's DB transaction when one is passed. Nothing is loaded at start: a transaction's accounts are
  * loaded into LiteSVM before it runs (its account keys are known), reads come from LiteSVM for the
  * accounts it holds and from the database otherwise, and LiteSVM keeps a bounded working set
