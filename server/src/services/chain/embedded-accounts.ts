@@ -30,8 +30,15 @@ const cacheCost = (v: AccountSnapshot | null) => READ_CACHE_ENTRY_OVERHEAD + (v 
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';
 
+/** An account LiteSVM holds (zero lamports: it has none, and its row goes). */
+export const accountExists = (a: AccountSnapshot | null): a is AccountSnapshot => !!a && a.lamports !== 0n;
+const view = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+/** Two states of an account are the same (absent and zero lamports alike). */
+export const sameState = (a: AccountSnapshot | null, b: AccountSnapshot | null) =>
+  accountExists(a) ? accountExists(b) && a.lamports === b.lamports && a.owner === b.owner && a.executable === b.executable && view(a.data).equals(view(b.data)) : !accountExists(b);
+/** LiteSVM's state of an account is its committed row's. */
 const sameAccount = (a: AccountSnapshot | null, r: AccountRow | undefined) =>
-  !a || a.lamports === 0n ? !r : !!r && r.owner === a.owner && r.lamports === a.lamports.toString() && Buffer.from(a.data).equals(Buffer.from(r.data));
+  !accountExists(a) ? !r : !!r && r.owner === a.owner && r.lamports === a.lamports.toString() && view(a.data).equals(view(r.data));
 
 /**
  * The accounts LiteSVM holds (at most `limit` persisted ones, least recently used out) and reads of

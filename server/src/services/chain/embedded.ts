@@ -8,7 +8,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { BaseChain } from './base';
 import { kyselyReader, sqliteReader } from './embedded-account-reader';
-import { EmbeddedAccounts, WORKING_SET_ACCOUNTS } from './embedded-accounts';
+import { EmbeddedAccounts, WORKING_SET_ACCOUNTS, accountExists, sameState } from './embedded-accounts';
 import { BlockhashWindow, SIGNING_WINDOW_MS } from './embedded-blockhashes';
 import { compileAndSign, compileSigned, type CompiledTx } from './compiled-tx';
 import { NativeSvm } from './svm-native';
@@ -37,13 +37,6 @@ function refuseUnsigned(tx: Transaction) {
   const unsigned = tx.signatures.filter((s) => !s.signature).map((s) => s.publicKey.toBase58());
   if (unsigned.length) throw new Error(`Transaction is missing signatures for addresses: ${unsigned.join(', ')}`);
 }
-
-/** An account LiteSVM holds (zero lamports: it has none, and its row goes). */
-const exists = (a: AccountSnapshot | null): a is AccountSnapshot => !!a && a.lamports !== 0n;
-const view = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-/** Two states of an account are the same (absent and zero lamports alike). */
-const sameState = (a: AccountSnapshot | null, b: AccountSnapshot | null) =>
-  exists(a) ? exists(b) && a.lamports === b.lamports && a.owner === b.owner && a.executable === b.executable && view(a.data).equals(view(b.data)) : !exists(b);
 
 /**
  * The embedded chain: LiteSVM in-process running the committed program. Accounts live in the
@@ -462,14 +455,14 @@ export class EmbeddedChain extends BaseChain {
   private async persistAccounts(pubkeys: string[], db: Kysely<Database>) {
     // One statement for the accounts gone and one for the rest: a statement per account was a round
     // trip each to PostgreSQL (#15).
-    const gone = pubkeys.filter((k) => !exists(this.accounts.snapshot(k)));
+    const gone = pubkeys.filter((k) => !accountExists(this.accounts.snapshot(k)));
     if (gone.length) await db.deleteFrom('chain_account').where('pubkey', 'in', gone).execute();
     const now = new Date().toISOString();
     const rows: Insertable<Database['chain_account']>[] = [];
     for (const k of pubkeys) {
       const a = this.accounts.snapshot(k);
       // (Programs are loaded from the committed binary, not the DB.)
-      if (exists(a) && !a.executable) rows.push({ pubkey: k, owner: a.owner, lamports: a.lamports.toString(), data: Buffer.from(a.data), executable: 0, rent_epoch: '0', updated_at: now });
+      if (accountExists(a) && !a.executable) rows.push({ pubkey: k, owner: a.owner, lamports: a.lamports.toString(), data: Buffer.from(a.data), executable: 0, rent_epoch: '0', updated_at: now });
     }
     if (rows.length) {
       await db
