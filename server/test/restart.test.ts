@@ -106,7 +106,7 @@ describe('restarts', () => {
       expect(await (await fetch(`${server.url}/assets/app.js`)).text()).toBe('console.log(1)');
       expect((await fetch(`${server.url}/trpc/nope`)).status).toBe(404);
       expect((await fetch(`${server.url}/files/certificates/nope`)).status).toBe(404);
-      expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ ok: true, chain: 'embedded', dev_wallet: true, rpc_url: null });
+      expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ ok: true, chain: 'embedded', dev_wallet: true, rpc_url: null, demo_data: false });
     } finally {
       await server.close();
     }

@@ -32,7 +32,10 @@ export const API_CATEGORIES: { id: 'all' | ApiCategory; label: string }[] = [
 ];
 
 export const API_BASE_PATH = '/api/v1';
-export const API_AUTH_NOTE = 'All endpoints require an API key in the Authorization header.';
+// The seed's sentence, with the exceptions the real API has: a wallet that has no key yet signs in, and
+// anyone may check a hash.
+export const API_AUTH_NOTE =
+  'All endpoints require an API key in the Authorization header, except signing in (auth/nonce, auth/connect) and verifying a file hash (verify/hash), which are public.';
 export const API_AUTH_HEADER_EXAMPLE = 'Authorization: Bearer YOUR_API_KEY';
 
 export const API_ENDPOINTS: ApiEndpoint[] = [

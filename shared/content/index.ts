@@ -4,3 +4,4 @@ export * from './documentation';
 export * from './api-endpoints';
 export * from './privacy-policy';
 export * from './support';
+export * from './terms-of-service';

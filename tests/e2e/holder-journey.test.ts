@@ -10,7 +10,7 @@ import { screenshot, watchErrors } from './helpers/browser';
 import { describeE2E } from './helpers/e2e';
 import { fillCertificateForm } from './helpers/forms';
 import { offersProcedure } from './helpers/server';
-import { newDevKeypair, signInWithDevWallet } from './helpers/wallet';
+import { injectRefusingWallet, newDevKeypair, REFUSING_WALLET_NAME, signInWithDevWallet } from './helpers/wallet';
 import { certificatePdf, certificatePng, tempDir, type CertificateClaims } from './helpers/fixtures';
 import sharp from 'sharp';
 import { seriousViolations } from './helpers/axe';
@@ -368,6 +368,27 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     await ctx.close();
   });
 
+  it('says Disconnection failed when the wallet refuses to disconnect; Log Out again ends the session', async () => {
+    const ctx = await e2e.context({ devWallet: newDevKeypair() });
+    await injectRefusingWallet(ctx);
+    const p = await ctx.newPage();
+    await p.goto('/login');
+    await p.getByRole('button', { name: 'Connect Wallet' }).click();
+    await p.getByRole('button', { name: new RegExp(REFUSING_WALLET_NAME) }).click();
+    await p.waitForURL('**/dashboard');
+    await p.getByRole('button', { name: 'Log Out' }).click();
+    await toast(p, 'Disconnection failed');
+    expect(await p.locator('[data-sonner-toast]').filter({ hasText: 'Disconnection failed' }).first().textContent()).toContain('Failed to disconnect wallet. Please try again.');
+    // Still signed in: the session did not end behind the holder's back.
+    expect(p.url()).toMatch(/\/dashboard$/);
+    expect(await p.locator('[data-sonner-toast]').filter({ hasText: 'Logged out' }).count()).toBe(0);
+    await p.getByRole('button', { name: 'Log Out' }).click();
+    await toast(p, 'Wallet disconnected');
+    await toast(p, 'Logged out');
+    await p.waitForURL(e2e.server.url + '/');
+    await ctx.close();
+  });
+
   it('hides another user\'s certificate', async () => {
     const other = await e2e.context({ devWallet: newDevKeypair() });
     const p = await other.newPage();
@@ -377,6 +398,18 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     await visible(p.getByRole('link', { name: 'Back to Certificates' }));
     await screenshot(p, '16-certificate-not-found');
     await other.close();
+  });
+
+  it('tells a verifier an unknown ID was not found, without offering demo IDs where there is no demo data', async () => {
+    const ctx = await e2e.context();
+    const v = await ctx.newPage();
+    await v.goto('/verification');
+    await v.getByLabel('Certificate ID').fill('cert-1');
+    await v.getByRole('button', { name: 'Verify' }).click();
+    const alert = v.getByRole('alert').filter({ hasText: 'Certificate Not Found' });
+    await visible(alert);
+    expect(await alert.textContent()).not.toContain('Demo: certificate IDs');
+    await ctx.close();
   });
 
   it('uses a top bar with a menu below 768 px', async () => {

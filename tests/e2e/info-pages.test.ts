@@ -48,6 +48,10 @@ describeE2E('information pages, chat and feedback (browser)', { app: 'static' },
         'Privacy Policy', 'Last updated: April 20, 2025', 'Information We Collect', 'How We Use Your Information',
         'Information Sharing', 'Data Security', 'Your Rights', 'Cookies', 'Changes to This Policy', 'Contact Us',
       ],
+      '/terms-of-service': [
+        'Terms of Service', 'Last updated: November 27, 2026', 'Your Certificates', 'What a Verification Result Means',
+        'Checked by Attesta only', 'Records That Cannot Be Undone', 'Contact Us',
+      ],
       '/faq': ['Frequently Asked Questions', 'General', 'Technical', 'Account & Wallet', 'NFTs & Storage'],
       '/documentation': ['Contents', 'Introduction', 'System Architecture', 'Blockchain Integration', 'Deployment & Monitoring'],
       '/api': [
@@ -75,7 +79,7 @@ describeE2E('information pages, chat and feedback (browser)', { app: 'static' },
         await expect(page.locator('header a[href="/login"]').first().isVisible()).resolves.toBe(true);
       }
       if (url === '/about-us') await expect(page.locator('main a[href="/login"]').count()).resolves.toBeGreaterThan(0);
-      if (url === '/privacy-policy') await expect(page.locator('main a[href="/contact-us"]').count()).resolves.toBe(1);
+      if (url === '/privacy-policy' || url === '/terms-of-service') await expect(page.locator('main a[href="/contact-us"]').count()).resolves.toBe(1);
       if (url === '/faq') {
         await expect(page.locator('[data-slot="accordion-trigger"]').count()).resolves.toBe(12);
         await expect(page.locator('main a[href="/contact-us"]').count()).resolves.toBe(1);
@@ -88,6 +92,18 @@ describeE2E('information pages, chat and feedback (browser)', { app: 'static' },
       }
     }
     expect(violations).toEqual({});
+    await page.close();
+  });
+
+  it('the login page links to the Terms of Service and the Privacy Policy, each a page of its own', async () => {
+    const page = await open('/login');
+    await page.getByRole('link', { name: 'Terms of Service' }).click();
+    await page.waitForURL('**/terms-of-service');
+    await page.getByRole('heading', { level: 1, name: 'Terms of Service' }).waitFor();
+    await page.goBack();
+    await page.getByRole('link', { name: 'Privacy Policy' }).click();
+    await page.waitForURL('**/privacy-policy');
+    await page.getByRole('heading', { level: 1, name: 'Privacy Policy' }).waitFor();
     await page.close();
   });
 

@@ -160,6 +160,12 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     const vErrors = watchErrors(v);
     const june15 = await v.evaluate(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date('2024-06-15T00:00:00Z')));
     await v.goto('/verification');
+    // With demo data, an unknown ID is answered with the demo IDs to try.
+    await v.getByLabel('Certificate ID').fill('cert-999');
+    await v.getByRole('button', { name: 'Verify' }).click();
+    const notFound = v.getByRole('alert').filter({ hasText: 'Certificate Not Found' });
+    await visible(notFound);
+    expect(await notFound.textContent()).toContain('Demo: certificate IDs cert-1 to cert-3 are available to try.');
     await v.getByLabel('Certificate ID').fill('cert-1');
     await v.getByRole('button', { name: 'Verify' }).click();
     await visible(v.getByTestId('verdict'));

@@ -14,6 +14,7 @@ const SiteLayout = lazy(() => import('../components/layout/SiteLayout'));
 const AboutPage = lazy(() => import('../features/about/AboutPage'));
 const ContactPage = lazy(() => import('../features/contact/ContactPage'));
 const PrivacyPolicyPage = lazy(() => import('../features/privacy-policy/PrivacyPolicyPage'));
+const TermsOfServicePage = lazy(() => import('../features/terms-of-service/TermsOfServicePage'));
 const FaqPage = lazy(() => import('../features/faq/FaqPage'));
 const DocumentationPage = lazy(() => import('../features/documentation/DocumentationPage'));
 const ApiDocsPage = lazy(() => import('../features/api-docs/ApiDocsPage'));
@@ -50,6 +51,7 @@ export function AppRoutes() {
             <Route path="about-us" element={<AboutPage />} />
             <Route path="contact-us" element={<ContactPage />} />
             <Route path="privacy-policy" element={<PrivacyPolicyPage />} />
+            <Route path="terms-of-service" element={<TermsOfServicePage />} />
             <Route path="faq" element={<FaqPage />} />
             <Route path="documentation" element={<DocumentationPage />} />
             <Route path="api" element={<ApiDocsPage />} />

@@ -36,3 +36,42 @@ export async function signInWithDevWallet(page: Page) {
   await page.getByRole('button', { name: new RegExp(DEV_WALLET_NAME) }).click();
   await page.waitForURL('**/dashboard');
 }
+
+export const REFUSING_WALLET_NAME = 'Refusing Wallet';
+
+/**
+ * A second wallet-standard wallet in the page, REFUSING_WALLET_NAME: the development wallet in all but
+ * `standard:disconnect`, which throws (as a wallet extension that fails or is locked may). Registered
+ * beside the dev wallet once the app has registered that one.
+ */
+export async function injectRefusingWallet(target: BrowserContext | Page) {
+  await target.addInitScript((name) => {
+    let registered = false;
+    window.addEventListener('wallet-standard:register-wallet', (event) => {
+      if (registered) return;
+      const callback = (event as CustomEvent<(api: { register(w: unknown): () => void }) => void>).detail;
+      let dev: { name: string; icon: string; chains: string[]; accounts: unknown[]; features: Record<string, unknown> } | undefined;
+      callback({ register: (w) => ((dev = w as typeof dev), () => undefined) });
+      if (!dev || dev.name === name) return;
+      const inner = dev;
+      registered = true;
+      const refusing = {
+        version: '1.0.0',
+        name,
+        icon: inner.icon,
+        chains: inner.chains,
+        get accounts() {
+          return inner.accounts;
+        },
+        get features() {
+          return {
+            ...inner.features,
+            'standard:disconnect': { version: '1.0.0', disconnect: () => Promise.reject(new Error('The wallet refused to disconnect')) },
+          };
+        },
+      };
+      // After this event's own listeners (the app's registry among them) have run.
+      setTimeout(() => window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: ({ register }: { register(w: unknown): void }) => register(refusing) })));
+    });
+  }, REFUSING_WALLET_NAME);
+}

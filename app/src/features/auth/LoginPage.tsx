@@ -60,7 +60,7 @@ function LoginCard() {
         <CardFooter className="justify-center text-center text-xs text-muted-foreground">
           <p>
             By connecting your wallet, you agree to our{' '}
-            <Link to="/privacy-policy#terms" className="underline underline-offset-4 hover:text-foreground">
+            <Link to="/terms-of-service" className="underline underline-offset-4 hover:text-foreground">
               Terms of Service
             </Link>{' '}
             and{' '}

@@ -12,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { trpc } from '../../lib/trpc';
+import { useClusterInfo } from '../wallet/cluster';
 import { FileDropZone } from '../certificates/components/FileDropZone';
 import { formatKb, shortHash } from '../certificates/lib/format';
 import type { Comparison } from './components/CompareResult';
@@ -41,16 +42,20 @@ function errorCode(error: unknown) {
 }
 
 function NotFound({ lookup }: { lookup: Lookup }) {
+  // The hint only where the demo certificates exist (a server with demo data: embedded chain, the default).
+  const demoData = !!useClusterInfo().data?.demoData;
   return (
     <div role="alert" className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200">
       <p className="font-semibold">Certificate Not Found</p>
       {lookup.kind === 'id' ? (
         <>
           <p className="text-sm">{MESSAGES.verificationIdNotFound}</p>
-          <p className="mt-2 text-sm opacity-90">
-            Demo: certificate IDs {DEMO_CERTIFICATE_IDS[0]} to {DEMO_CERTIFICATE_IDS[DEMO_CERTIFICATE_IDS.length - 1]} are available
-            to try.
-          </p>
+          {demoData && (
+            <p className="mt-2 text-sm opacity-90">
+              Demo: certificate IDs {DEMO_CERTIFICATE_IDS[0]} to {DEMO_CERTIFICATE_IDS[DEMO_CERTIFICATE_IDS.length - 1]} are available
+              to try.
+            </p>
+          )}
         </>
       ) : lookup.file ? (
         <p className="text-sm">

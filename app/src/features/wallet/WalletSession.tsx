@@ -180,22 +180,28 @@ export default function WalletSessionProvider({ children }: { children: ReactNod
     return account;
   }, []);
 
-  /** Disconnects `w`; the choice is forgotten, as when a wallet disconnects itself. */
+  /**
+   * Disconnects `w`; the choice is forgotten, as when a wallet disconnects itself. False when the
+   * wallet refused (it is forgotten here all the same: a second try does not ask it again).
+   */
   const disconnectWallet = useCallback(
-    async (w: ConnectableWallet) => {
+    async (w: ConnectableWallet): Promise<boolean> => {
       const disconnect = optional(w)[StandardDisconnect]?.disconnect;
+      let ok = true;
       if (disconnect) {
         leaving.current.add(w);
         try {
           await disconnect();
         } catch (error) {
           onWalletError(error);
+          ok = false;
         } finally {
           leaving.current.delete(w);
         }
       }
       setConnection((c) => (c?.wallet === w ? null : c));
       if (!unloading.current) setWalletName(null);
+      return ok;
     },
     [setWalletName],
   );
@@ -361,7 +367,12 @@ export default function WalletSessionProvider({ children }: { children: ReactNod
         disconnectingRef.current = true;
         setDisconnecting(true);
         try {
-          await disconnectWallet(w);
+          // A wallet that refuses: the holder stays signed in and is told; Log Out again ends the
+          // session (the wallet is no longer asked).
+          if (!(await disconnectWallet(w))) {
+            toast.error('Disconnection failed', { description: 'Failed to disconnect wallet. Please try again.' });
+            return;
+          }
         } finally {
           disconnectingRef.current = false;
           setDisconnecting(false);
