@@ -320,7 +320,8 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     await idInput.fill('no-such-certificate');
     await idInput.press('Enter');
     await visible(v.getByText("We couldn't find a certificate with the ID you provided. Please check the ID and try again"));
-    await visible(v.getByText(/cert-1 to cert-3/));
+    // This server has no demo data: the demo IDs are not offered (verdicts-and-layout: they are where it has).
+    expect(await v.getByText(/cert-1 to cert-3/).count()).toBe(0);
     await idInput.fill(pdfCertUrl.split('/').pop()!);
     await idInput.press('Enter');
     await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('true');
@@ -398,18 +399,6 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     await visible(p.getByRole('link', { name: 'Back to Certificates' }));
     await screenshot(p, '16-certificate-not-found');
     await other.close();
-  });
-
-  it('tells a verifier an unknown ID was not found, without offering demo IDs where there is no demo data', async () => {
-    const ctx = await e2e.context();
-    const v = await ctx.newPage();
-    await v.goto('/verification');
-    await v.getByLabel('Certificate ID').fill('cert-1');
-    await v.getByRole('button', { name: 'Verify' }).click();
-    const alert = v.getByRole('alert').filter({ hasText: 'Certificate Not Found' });
-    await visible(alert);
-    expect(await alert.textContent()).not.toContain('Demo: certificate IDs');
-    await ctx.close();
   });
 
   it('uses a top bar with a menu below 768 px', async () => {
