@@ -20,6 +20,7 @@ import { clientKey, proxyTrust, type ProxyTrust } from './lib/rate-limit';
 import { registerRestApi } from './rest';
 import { registerTrpc } from './trpc-http';
 import { appRouter, type AppRouter } from './router';
+import { isAppPath } from '../../shared/app-routes';
 import { ANONYMOUS_UPLOADS } from './routers/public';
 import type { Services } from './services';
 
@@ -141,9 +142,14 @@ export async function startServer(config: Config): Promise<Server> {
       },
     });
     app.setNotFoundHandler((req, reply) => {
-      // `/api` alone is the API documentation page of the app; `/api/...` is the REST API. HEAD answers
-      // like GET (link previewers and uptime checks use it).
-      if ((req.method === 'GET' || req.method === 'HEAD') && !/^\/(trpc|files|permanent|healthz|rpc)(\/|$)|^\/api\//.test(req.url)) return reply.sendFile('index.html');
+      // The app's pages (shared/app-routes.ts) get the app; any other page path gets the app too (it shows
+      // its not-found page), with status 404 for link checkers and crawlers. `/api` alone is the API
+      // documentation page; `/api/...` is the REST API. A missing asset is a plain 404: the app page in
+      // its place is no script, and the browser would show a blank page. HEAD answers like GET.
+      const pathname = req.url.split('?')[0];
+      if ((req.method === 'GET' || req.method === 'HEAD') && !/^\/(trpc|files|permanent|healthz|rpc|assets)(\/|$)|^\/api\//.test(pathname)) {
+        return isAppPath(pathname) ? reply.sendFile('index.html') : reply.code(404).sendFile('index.html');
+      }
       return reply.code(404).send({ error: 'Not found' });
     });
   }

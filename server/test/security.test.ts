@@ -117,6 +117,26 @@ describe('revalidated and HEAD pages (a browser reload, a link previewer)', () =
     // The API stays JSON (no page under /api/v1 or /trpc).
     expect((await fetch(`${server.url}/api/v1/nope`, { method: 'HEAD' })).status).toBe(404);
   });
+
+  it('a path that is no page of the app gets the app (its not-found page) with status 404; a missing asset is a plain 404', async () => {
+    for (const p of ['/nonexistent-page', '/certificates/c_1/extra', '/view/u_x', '/dashboardx', '/privacy-policy/x']) {
+      const res = await fetch(`${server.url}${p}`);
+      expect(res.status, p).toBe(404);
+      expect(res.headers.get('content-type'), p).toMatch(/text\/html/);
+      expect(res.headers.get('content-security-policy'), p).toBe(PAGE_CSP);
+      expect(await res.text(), p).toContain('<div id="root">');
+    }
+    // Every page of the app (shared/app-routes.ts), with and without a query or a trailing slash, is 200.
+    for (const p of ['/', '/login', '/verification?id=cert-1', '/explorer/tx/5abc', '/terms-of-service', '/certificates/create', '/certificates/c_1/', '/operator', '/api']) {
+      expect((await fetch(`${server.url}${p}`)).status, p).toBe(200);
+    }
+    // An asset the build no longer has (an old page asking for a replaced chunk): not the app's page,
+    // which the browser would refuse as a script and show a blank page.
+    const asset = await fetch(`${server.url}/assets/index-gone.js`);
+    expect(asset.status).toBe(404);
+    expect(asset.headers.get('content-type')).toMatch(/application\/json/);
+    expect((await fetch(`${server.url}/assets/index-gone.js`, { method: 'HEAD' })).status).toBe(404);
+  });
 });
 
 describe('CSRF: cookie-authenticated mutations must come from our origin', () => {

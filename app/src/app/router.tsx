@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
+import { APP_PATHS } from '../../../shared/app-routes';
 import { RootLayout } from './RootLayout';
 import { RouteErrorBoundary } from './RouteErrorPage';
 
@@ -40,31 +41,31 @@ export function AppRoutes() {
       <Routes>
         <Route element={<RootLayout />}>
           <Route index element={<LandingPage />} />
-          <Route path="login" element={<LoginPage />} />
-          <Route path="view/:userId/:certificateId" element={<PublicViewPage />} />
+          <Route path={APP_PATHS.login} element={<LoginPage />} />
+          <Route path={APP_PATHS.publicView} element={<PublicViewPage />} />
           {/* Open to everyone (PRODUCT.md); the page itself wraps signed-in holders in their sidebar. */}
-          <Route path="verification" element={<VerificationPage />} />
-          <Route path="explorer/address/:address" element={<ExplorerPage />} />
-          <Route path="explorer/tx/:signature" element={<ExplorerPage />} />
+          <Route path={APP_PATHS.verification} element={<VerificationPage />} />
+          <Route path={APP_PATHS.explorerAddress} element={<ExplorerPage />} />
+          <Route path={APP_PATHS.explorerTx} element={<ExplorerPage />} />
           {/* Information pages share the public header and footer. */}
           <Route element={<SiteLayout />}>
-            <Route path="about-us" element={<AboutPage />} />
-            <Route path="contact-us" element={<ContactPage />} />
-            <Route path="privacy-policy" element={<PrivacyPolicyPage />} />
-            <Route path="terms-of-service" element={<TermsOfServicePage />} />
-            <Route path="faq" element={<FaqPage />} />
-            <Route path="documentation" element={<DocumentationPage />} />
-            <Route path="api" element={<ApiDocsPage />} />
+            <Route path={APP_PATHS.aboutUs} element={<AboutPage />} />
+            <Route path={APP_PATHS.contactUs} element={<ContactPage />} />
+            <Route path={APP_PATHS.privacyPolicy} element={<PrivacyPolicyPage />} />
+            <Route path={APP_PATHS.termsOfService} element={<TermsOfServicePage />} />
+            <Route path={APP_PATHS.faq} element={<FaqPage />} />
+            <Route path={APP_PATHS.documentation} element={<DocumentationPage />} />
+            <Route path={APP_PATHS.api} element={<ApiDocsPage />} />
           </Route>
           {/* Guarded: 'Loading...' while the session loads, then /login (replace) for visitors. */}
           <Route element={<SignedInLayout />}>
-            <Route path="dashboard" element={<DashboardPage />} />
-            <Route path="certificates" element={<CertificatesPage />} />
-            <Route path="certificates/create" element={<CreateCertificatePage />} />
-            <Route path="certificates/:id" element={<CertificateDetailPage />} />
-            <Route path="profile" element={<ProfilePage />} />
-            <Route path="institution" element={<InstitutionPage />} />
-            <Route path="operator" element={<OperatorPage />} />
+            <Route path={APP_PATHS.dashboard} element={<DashboardPage />} />
+            <Route path={APP_PATHS.certificates} element={<CertificatesPage />} />
+            <Route path={APP_PATHS.createCertificate} element={<CreateCertificatePage />} />
+            <Route path={APP_PATHS.certificate} element={<CertificateDetailPage />} />
+            <Route path={APP_PATHS.profile} element={<ProfilePage />} />
+            <Route path={APP_PATHS.institution} element={<InstitutionPage />} />
+            <Route path={APP_PATHS.operator} element={<OperatorPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -42,7 +42,6 @@ export const PERMISSIONS_POLICY = [
   'usb=()',
   'serial=()',
   'hid=()',
-  'bluetooth=()',
   'midi=()',
   'accelerometer=()',
   'gyroscope=()',
