@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
 import { PDFDateString, VerbosityLevel, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/api';
-import { measurePdfStreams, type PdfStreamLimits } from '../files/pdf-streams.js';
+import { latin1, measurePdfStreams, type PdfStreamLimits } from '../files/pdf-streams.js';
 import { OcrTimeoutError, type RawImage } from '../ocr/types.js';
 import { DocumentUnreadableError, UNREADABLE } from './errors.js';
 import { largestPageImage } from './page-image.js';
@@ -92,13 +92,14 @@ export async function readPdf(bytes: Uint8Array, opts: ReadOptions, hooks: ReadH
   const deadline = cpuMs() + opts.timeoutMs;
   // Decompression bombs: measured (never held) before pdf-lib or pdfjs decode anything.
   const unlimited = opts.streamLimits.maxDecodedBytes === Infinity && opts.streamLimits.maxImageBytes === Infinity;
-  const streams = unlimited ? { over: null } : await measurePdfStreams(bytes, opts.streamLimits);
+  const raw = latin1(bytes); // one copy for the stream measure and the raw-byte scan
+  const streams = unlimited ? { over: null } : await measurePdfStreams(bytes, opts.streamLimits, raw);
   if (streams.over) {
     const limit = streams.over === 'images' ? opts.streamLimits.maxImageBytes : opts.streamLimits.maxDecodedBytes;
     throw new DocumentUnreadableError(UNREADABLE.tooLarge(Math.round(limit / 1024 / 1024)));
   }
 
-  const signals = new Set<string>(scanRawBytes(bytes));
+  const signals = new Set<string>(scanRawBytes(raw));
   // pdf-lib parses every object (yielding between batches); abandon it past the budget.
   let stopBudget: (() => void) | undefined;
   const structure = await Promise.race([
@@ -256,8 +257,8 @@ async function pageImages(doc: PDFDocumentProxy, pages: number, timeoutMs: numbe
 }
 
 /** Incremental updates and encryption are visible in the raw bytes even when objects are compressed. */
-function scanRawBytes(bytes: Uint8Array): string[] {
-  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+/** `raw`: the file as latin1 (pdf-streams.ts latin1). */
+function scanRawBytes(raw: string): string[] {
   const signals: string[] = [];
   const eofs = count(raw, '%%EOF');
   const startxrefs = count(raw, 'startxref');
