@@ -6,8 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
 import { confirmCertificateIx, requestConfirmationIx } from '../../shared/program/instructions';
+import { findBySha256 } from '../src/db/certificates';
 import { reconcileCertificate } from '../src/services/chain-sync/reconcile';
 import { fromHex } from '../../shared/program/codec';
+import { ReasonCode } from '../../shared/program/reasons';
 import { ALL_WALLET_FLOWS } from '../src/services/issuers/flows';
 import { recheckDomains } from '../src/services/issuers/profile';
 import { REUSE_MIN_LEFT_MS, settleActions } from '../src/services/wallet-tx/actions';
@@ -152,6 +154,48 @@ describe('issue', () => {
     // The same file again: the institution's word is not overwritten.
     await expect(south.client.issuer.issue.mutate(form(newWallet().address))).rejects.toMatchObject(refusal('CONFLICT', /already issued or confirmed by Northfield University/));
     console.log(`issue submit → visible: ${ms} ms`);
+  });
+});
+
+describe('issue: a file the holder already added', () => {
+  // An institution's word on a holder's own upload is a confirmation, and only the holder asks for one
+  // (the program refuses the issue: RecordAlreadyNamesHolder). The portal and REST say so before a
+  // transaction is prepared, and write nothing.
+  it('is refused up front (409) on the portal and over REST, naming the holder and what to do instead; nothing is written', { timeout: 90_000 }, async () => {
+    const holder = await w.browser();
+    const claims = { title: 'Master of Laws', institution_name: 'Northfield University', program_name: 'Law', issue_date: '2024-06-01' };
+    const pdf = await makePdf([claims.institution_name, claims.title, claims.program_name]);
+    const cert = await holder.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'llm.pdf', type: 'application/pdf' }));
+    await waitFor(async () => (await holder.client.certificate.byId.query({ id: cert.id })).verification_status !== 'pending', 60_000);
+    const before = await row(cert.id);
+    const actions = () => db().selectFrom('wallet_action').select('id').where('user_id', '=', north.userId).execute();
+    const issuedBlobs = async () => (await w.server.services.blobs.list!('issued/')).map((b) => b.key);
+    const [actionsBefore, blobsBefore] = [await actions(), await issuedBlobs()];
+    const short = `${holder.wallet.address.slice(0, 6)}…${holder.wallet.address.slice(-4)}`;
+    const message = new RegExp(`^${short} already added this file; they can ask you to confirm it from its page \\(Request confirmation\\), then you confirm it from your requests\\.$`);
+
+    const fields = { title: claims.title, program_name: claims.program_name, issue_date: claims.issue_date, holder_wallet: holder.wallet.address };
+    await expect(north.client.issuer.issue.mutate(issueForm(fields, pdf))).rejects.toMatchObject(refusal('CONFLICT', message));
+    const { key } = await north.client.apiKeys.create.mutate({ name: 'registrar' });
+    const body = new FormData();
+    for (const [k, v] of Object.entries(fields)) body.set(k, v);
+    body.set('file', new File([pdf as BlobPart], 'llm.pdf', { type: 'application/pdf' }));
+    const res = await fetch(`${w.server.url}/api/v1/issuer/certificates`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'conflict', message: expect.stringMatching(message) });
+
+    expect(await actions()).toEqual(actionsBefore);
+    expect(await issuedBlobs()).toEqual(blobsBefore);
+    expect(await row(cert.id)).toEqual(before);
+    expect((await findBySha256(db(), before.sha256)).map((r) => r.id)).toEqual([cert.id]);
+    // Another wallet may still be issued the file (the earlier claim ends as superseded): only the holder's own is refused.
+    const rightful = await w.browser();
+    expect((await north.client.issuer.issue.mutate(issueForm({ ...fields, holder_wallet: rightful.wallet.address }, pdf))).action_id).toBeTruthy();
+    // Revoked for the holder (here by the platform, for fraud): not issued back to the same wallet either.
+    await w.server.services.chain.revokeCertificate({ hash: fromHex(before.sha256), reasonCode: ReasonCode.RevokedFraud }, { kind: 'revoke_certificate', certificateId: cert.id });
+    await expect(north.client.issuer.issue.mutate(issueForm(fields, pdf))).rejects.toMatchObject(
+      refusal('CONFLICT', new RegExp(`^${short} already holds this file and its record is revoked: a revoked certificate is not issued to the same wallet again\\.$`)),
+    );
   });
 });
 

@@ -159,7 +159,7 @@ export const DOCUMENTATION_SECTIONS: DocSection[] = [
         bullets: [
           'Registry ["registry"]: the admin, the set of platform verifier keys and counters.',
           'Issuer ["issuer", authority]: authority, name, domain or URI, status (pending, approved, suspended) and timestamps.',
-          'Certificate ["certificate", sha256]: the holder, the issuer (the institution that issued or confirmed it, or the one the holder asked to), status (pending, verified, rejected, revoked), trust tier, reason code, expiry, timestamps, the verifier and the NFT mint. A second holder cannot anchor a hash already anchored; an institution can issue it to its rightful holder, which supersedes an unconfirmed claim visibly. Revocation keeps the record.',
+          'Certificate ["certificate", sha256]: the holder, the issuer (the institution that issued or confirmed it, or the one the holder asked to), status (pending, verified, rejected, revoked), trust tier, reason code, expiry, timestamps, the verifier and the NFT mint. A second holder cannot anchor a hash already anchored; an institution can issue it to its rightful holder, which supersedes another wallet\'s unconfirmed claim visibly. It never issues over the record of the holder it names: a holder\'s own certificate becomes the institution\'s word only when the holder asks and the institution confirms it. Revocation keeps the record.',
         ],
       },
       {
@@ -168,7 +168,7 @@ export const DOCUMENTATION_SECTIONS: DocSection[] = [
           'initialize, set_verifier: create the registry and manage platform verifiers.',
           'register_issuer, set_issuer_status: institutions apply; the admin approves or suspends.',
           'anchor_certificate: the platform records a hash for a holder and pays for it.',
-          'issue_certificate: an approved issuer records a hash for a holder, already verified and issuer-confirmed. request_confirmation: the holder asks an approved issuer to confirm their certificate. confirm_certificate: that issuer, and only that issuer, confirms it.',
+          'issue_certificate: an approved issuer records a hash for a holder, already verified and issuer-confirmed; over a record of another wallet that no institution confirmed, it supersedes it; over a record that already names that holder, it is refused (RecordAlreadyNamesHolder). request_confirmation: the holder asks an approved issuer to confirm their certificate. confirm_certificate: that issuer, and only that issuer, confirms it.',
           'record_verification: a platform verifier records verified or rejected with a reason.',
           'mint_certificate: the holder signs; a Token-2022 mint with NonTransferable, MetadataPointer and TokenMetadata (holding the hash and the record address), supply fixed at 1.',
           'revoke_certificate: the issuer that issued it or was asked to confirm it, a platform verifier or the admin revokes, with a reason.',

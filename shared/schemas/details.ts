@@ -105,6 +105,11 @@ export interface ConfirmedDetails {
    * confirmed it (kept from that verdict: the confirmation does not check a name of its own).
    */
   holder_name?: string;
+  /**
+   * False when the holder never asked: the institution issued the file over the holder's own record (a
+   * program from before RecordAlreadyNamesHolder allowed it). Its word then covers the file only.
+   */
+  requested?: boolean;
 }
 
 export type VerificationDetails = VerdictDetails | RetryDetails | AwaitingConfirmationDetails | RevokedDetails | SupersededDetails | ConfirmedDetails;

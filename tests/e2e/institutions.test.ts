@@ -196,6 +196,22 @@ describeE2E(
       const institutionStep = p.locator('[data-testid=verification-log][data-step=issuer_verification]').first();
       await expect.poll(() => institutionStep.getAttribute('data-tone')).toBe('neutral');
       expect((await institutionStep.innerText()).replace(/\s+/g, ' ')).toContain(`Institution confirmation Not confirmed by ${INSTITUTION}: checked by Attesta only.`);
+
+      // The institution cannot make it its word unasked by issuing the same file to the holder: the
+      // portal says so before the wallet signs anything (the program would refuse it too).
+      const i = institution;
+      await i.goto('/institution');
+      await i.getByRole('button', { name: 'Issue certificate' }).click();
+      await i.getByLabel('Certificate title').fill(ownClaims.title);
+      await i.getByLabel('Program', { exact: true }).fill(ownClaims.program_name);
+      await i.getByLabel('Issue date').fill(ownClaims.issue_date);
+      const holderAddress = holderKey.publicKey.toBase58();
+      await i.getByLabel('Holder’s wallet address').fill(holderAddress);
+      await i.locator('input[type=file]').setInputFiles(ownPdf);
+      await i.getByRole('button', { name: 'Issue certificate' }).click();
+      await toast(i, 'Issuing Failed');
+      await visible(i.getByText(`${holderAddress.slice(0, 6)}…${holderAddress.slice(-4)} already added this file; they can ask you to confirm it from its page`).first());
+      expect(await i.getByTestId('issued-row').filter({ hasText: ownClaims.title }).count()).toBe(0);
       const panel = p.getByTestId('confirmation-panel');
       await visible(panel.getByRole('button', { name: 'Request confirmation' }));
       await expect.poll(() => panel.getByLabel('Institution', { exact: true }).locator('option').first().textContent()).toContain(INSTITUTION);

@@ -180,14 +180,6 @@ describe.each(RUNTIMES)('issue_certificate [$name]', ({ start }) => {
       );
     });
 
-    it('the same holder: the institution issues over the holder\'s own anchored file', async () => {
-      const c = await givenAnchored(t, { holder });
-      const res = await issueOver(c);
-      expectOk(res);
-      expect(await t.certificateState(c.hash)).toMatchObject({ tier: TrustTier.IssuerConfirmed, status: CertificateStatus.Verified });
-      expect((plain(t.events(res)) as { data: object }[])[0].data).toMatchObject({ previousHolder: holder.publicKey.toBase58(), holder: holder.publicKey.toBase58() });
-    });
-
     it('its issuer may issue its own revoked record again, e.g. to the rightful holder after a fraud', async () => {
       const c = await givenIssued(t, issuer);
       await revoke(c, issuer.authority);
@@ -205,6 +197,81 @@ describe.each(RUNTIMES)('issue_certificate [$name]', ({ start }) => {
       await revoke(c, t.admin);
       expectError(await issueOver(c, await givenIssuer(t)), 'HashAlreadyAnchored');
       expectOk(await issueOver(c));
+    });
+  });
+
+  describe('a record that already names the holder is never issued over: RecordAlreadyNamesHolder', () => {
+    /** Issues `c` over to its own holder: refused, and nothing about the record or the registry changed. */
+    const refusedOverOwnHolder = async (c: GivenCertificate, by: GivenIssuer = issuer) => {
+      const [before, registry] = [await t.certificateState(c.hash), await t.registryState()];
+      const res = await issueOver(c, by, c.holder);
+      expectError(res, 'RecordAlreadyNamesHolder');
+      expect(t.events(res)).toEqual([]);
+      expect(await t.certificateState(c.hash)).toEqual(before);
+      expect(await t.registryState()).toEqual(registry);
+    };
+
+    it('the red-team attack: an issuer nobody asked "confirms" a stranger\'s platform-verified record by issuing it to the same holder, then revokes it', async () => {
+      const c = await givenVerified(t);
+      await refusedOverOwnHolder(c);
+      // Still no rights over it: neither the confirmer's nor a revoker's.
+      expectError(await t.send(await t.confirmCertificateIx({ hash: c.hash, authority: issuer.authority.publicKey }), [issuer.authority]), 'ConfirmationNotRequested');
+      expectError(
+        await t.send(await t.revokeCertificateIx({ hash: c.hash, authority: issuer.authority.publicKey, reasonCode: ReasonCode.RevokedByIssuer }), [issuer.authority]),
+        'NotAuthorizedToRevoke',
+      );
+      expect(await t.certificateState(c.hash)).toMatchObject({ status: CertificateStatus.Verified, tier: TrustTier.PlatformVerified, issuer: null });
+    });
+
+    it('a pending or rejected record of the holder, and one the platform revoked', async () => {
+      const pending = await givenAnchored(t);
+      const rejected = await givenAnchored(t);
+      expectOk(await t.send(await t.recordVerificationIx({ hash: rejected.hash, verifier: t.verifier.publicKey, verified: false, reasonCode: ReasonCode.TamperSuspected }), [t.verifier]));
+      const revoked = await givenVerified(t);
+      await revoke(revoked, t.admin);
+      for (const c of [pending, rejected, revoked]) await refusedOverOwnHolder(c);
+    });
+
+    it('a holder who asked another issuer', async () => {
+      await refusedOverOwnHolder(await givenRequested(t, await givenIssuer(t)));
+    });
+
+    it('a holder who asked this very issuer: it confirms instead (the consent is to a confirmation, not to a rewrite)', async () => {
+      const c = await givenRequested(t, issuer);
+      await refusedOverOwnHolder(c);
+      const before = await t.certificateState(c.hash);
+      expectOk(await t.send(await t.confirmCertificateIx({ hash: c.hash, authority: issuer.authority.publicKey }), [issuer.authority]));
+      // The holder's record as it was (anchored_at, expiry), now the issuer's word.
+      expect(await t.certificateState(c.hash)).toMatchObject({ holder: before.holder, anchoredAt: before.anchoredAt, expiresAt: before.expiresAt, tier: TrustTier.IssuerConfirmed });
+    });
+
+    it('the issuer\'s own revoked record, back to the same holder: the revocation stands', async () => {
+      const issued = await givenIssued(t, issuer);
+      await revoke(issued, issuer.authority);
+      await refusedOverOwnHolder(issued);
+      const confirmed = await givenConfirmed(t, issuer);
+      await revoke(confirmed, t.admin);
+      await refusedOverOwnHolder(confirmed);
+    });
+
+    it('a live issuer-confirmed record of the holder is the institution\'s word first: HashAlreadyAnchored', async () => {
+      const c = await givenIssued(t, issuer);
+      expectError(await issueOver(c, issuer, c.holder), 'HashAlreadyAnchored');
+      expectError(await issueOver(c, await givenIssuer(t), c.holder), 'HashAlreadyAnchored');
+    });
+
+    it('a supersede chain back to the first holder is an issue over another wallet\'s record each time, both supersedes public', async () => {
+      const c = await givenVerified(t);
+      const elsewhere = Keypair.generate();
+      const away = await issueOver(c, issuer, elsewhere);
+      expectOk(away);
+      expect((plain(t.events(away)) as { data: object }[])[0].data).toMatchObject({ previousHolder: c.holder.publicKey.toBase58(), holder: elsewhere.publicKey.toBase58() });
+      // Back to the first holder only over the issuer's own revoked record (HashAlreadyAnchored while live).
+      expectError(await issueOver(c, issuer, c.holder), 'HashAlreadyAnchored');
+      await revoke(c, issuer.authority);
+      const back = await issueOver(c, issuer, c.holder);
+      expectOk(back);
+      expect((plain(t.events(back)) as { data: object }[])[0].data).toMatchObject({ previousHolder: elsewhere.publicKey.toBase58(), holder: c.holder.publicKey.toBase58() });
     });
   });
 

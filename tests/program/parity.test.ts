@@ -67,6 +67,7 @@ async function scenario(factory: RuntimeFactory) {
       [holder],
     ),
   );
+  await step('issue c to its own holder', t.issueCertificateIx({ hash: c, holder: holder.publicKey, authority: authority.publicKey }).then((ix) => t.send(ix, [authority])));
   await step('supersede c', t.issueCertificateIx({ hash: c, holder: key('rightful').publicKey, authority: authority.publicKey }).then((ix) => t.send(ix, [authority])));
   await step('issue over live b', t.issueCertificateIx({ hash: b, holder: key('rightful').publicKey, authority: authority.publicKey }).then((ix) => t.send(ix, [authority])));
   await step('revoke b by stranger', t.revokeCertificateIx({ hash: b, authority: key('stranger').publicKey, reasonCode: ReasonCode.RevokedFraud }).then((ix) => t.send(ix, [key('stranger')])));
@@ -109,7 +110,7 @@ describe.runIf(RUNTIMES.length > 1)('bankrun and LiteSVM agree', () => {
       ['anchor a', true, undefined], ['anchor a again', false, 6040], ['issue b', true, undefined], ['anchor c', true, undefined],
       ['verify a', true, undefined], ['confirm a unasked', false, 6053], ['request a', true, undefined], ['confirm a', true, undefined],
       ['verify a again', false, 6042], ['reject c', true, undefined], ['mint rejected c', false, 6046], ['mint a', true, undefined],
-      ['transfer a', false, 0x25], ['supersede c', true, undefined], ['issue over live b', false, 6040],
+      ['transfer a', false, 0x25], ['issue c to its own holder', false, 6054], ['supersede c', true, undefined], ['issue over live b', false, 6040],
       ['revoke b by stranger', false, 6049], ['revoke b', true, undefined], ['revoke b again', false, 6044],
       ['reissue revoked b', true, undefined], ['request expired b', false, 6045], ['verify expired b', false, 6042],
     ]);

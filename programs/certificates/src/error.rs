@@ -46,6 +46,7 @@ pub enum Error {
     InvalidExpiry = 6051,
     InvalidReasonCode = 6052,
     ConfirmationNotRequested = 6053,
+    RecordAlreadyNamesHolder = 6054,
     // 6060..: the soulbound Token-2022 mint.
     InvalidMint = 6060,
     MintNotNonTransferable = 6061,
@@ -95,6 +96,7 @@ impl Error {
             InvalidExpiry => ("InvalidExpiry", "Expiry must be zero or in the future"),
             InvalidReasonCode => ("InvalidReasonCode", "A reason code is required"),
             ConfirmationNotRequested => ("ConfirmationNotRequested", "The holder has not asked this issuer to confirm the certificate"),
+            RecordAlreadyNamesHolder => ("RecordAlreadyNamesHolder", "The record already names this holder: the holder asks the issuer (request_confirmation), then the issuer confirms (confirm_certificate)"),
             InvalidMint => ("InvalidMint", "The mint is not a valid Token-2022 certificate mint"),
             MintNotNonTransferable => ("MintNotNonTransferable", "The mint is not non-transferable"),
             MintAuthorityNotRevoked => ("MintAuthorityNotRevoked", "The mint still has a mint or freeze authority"),
@@ -125,7 +127,7 @@ impl Error {
         ];
         let mut len = 0;
         for part in parts {
-            // Every part is a constant; the longest line is well under 256 bytes.
+            // Every part is a constant; the longest line (RecordAlreadyNamesHolder, 231 bytes) fits, a test holds it.
             let end = (len + part.len()).min(buf.len());
             buf[len..end].copy_from_slice(&part[..end - len]);
             len = end;
@@ -148,6 +150,13 @@ pub type Result<T> = core::result::Result<T, Error>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_longest_line_fits_the_buffer_whole() {
+        let mut buf = [0u8; 256];
+        let len = Error::RecordAlreadyNamesHolder.format(&mut buf);
+        assert!(core::str::from_utf8(&buf[..len]).unwrap().ends_with("then the issuer confirms (confirm_certificate)."));
+    }
 
     #[test]
     fn formats_the_anchor_error_line() {

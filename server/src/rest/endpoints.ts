@@ -410,7 +410,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: 'issueCertificate',
     tag: 'Institutions',
     summary: 'Issue a certificate to a holder',
-    description: `multipart/form-data: title, program_name, issue_date, holder_wallet, optional expires_on (YYYY-MM-DD) and the file (the same checks as an upload). Needs an approved institution with a proven domain. The holder sees it verified and confirmed by the institution once the transaction lands; an earlier unconfirmed claim of the same file by another wallet is superseded. ${TWO_STEPS} ${INSTITUTION_HELP}`,
+    description: `multipart/form-data: title, program_name, issue_date, holder_wallet, optional expires_on (YYYY-MM-DD) and the file (the same checks as an upload). Needs an approved institution with a proven domain. The holder sees it verified and confirmed by the institution once the transaction lands; an earlier unconfirmed claim of the same file by another wallet is superseded. A file the holder already added is refused (409): the holder asks the institution to confirm it instead. ${TWO_STEPS} ${INSTITUTION_HELP}`,
     auth: true,
     body: { contentType: 'multipart/form-data', schema: restIssueCertificateFields, required: true },
     responses: { 202: { description: 'The transaction for the institution wallet to sign', schema: restPreparedResponse } },

@@ -379,7 +379,8 @@ export type Certificates = {
       "name": "issueCertificate",
       "docs": [
         "An approved issuer records a SHA-256 for a holder, already verified and issuer-confirmed.",
-        "An existing record is superseded (rewritten for the new holder) unless it is issuer-confirmed; this issuer's own revoked record may be issued again."
+        "An existing record of another holder is superseded (rewritten for the new holder) unless it is issuer-confirmed; this issuer's own revoked record may be issued again.",
+        "A record that already names the holder is never issued over (RecordAlreadyNamesHolder): the holder asks (request_confirmation), the issuer confirms."
       ],
       "discriminator": [
         61,
@@ -1381,6 +1382,11 @@ export type Certificates = {
       "code": 6053,
       "name": "confirmationNotRequested",
       "msg": "The holder has not asked this issuer to confirm the certificate"
+    },
+    {
+      "code": 6054,
+      "name": "recordAlreadyNamesHolder",
+      "msg": "The record already names this holder: the holder asks the issuer (request_confirmation), then the issuer confirms (confirm_certificate)"
     },
     {
       "code": 6060,

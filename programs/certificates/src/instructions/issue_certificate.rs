@@ -4,7 +4,9 @@
 //! A record that already exists is *superseded* (rewritten for the new holder) unless it is the
 //! institution's live word: an issuer-confirmed record, unless it is this issuer's own revoked
 //! one. So whoever anchored a file first cannot lock its rightful holder out, and nobody can
-//! overwrite another institution's confirmation or revocation.
+//! overwrite another institution's confirmation or revocation. A record that already names the
+//! holder is never issued over: for its holder that would be a confirmation nobody asked for (and
+//! revoke rights with it); the holder asks (`request_confirmation`), the issuer confirms.
 //!
 //! Accounts:
 //! 0. `certificate` — writable, PDA `["certificate", hash]`: not yet created, or a record that may
@@ -63,17 +65,25 @@ pub fn process(program_id: &Pubkey, accounts: &[AccountInfo], args: &[u8]) -> Re
         // SAFETY: the only reference to the certificate's data; the registry and issuer are other
         // accounts (program accounts are never duplicated).
         let state = unsafe { Certificate::load_mut(certificate_account, program_id, hash)? };
-        require_supersedable(state, authority.key())?;
+        require_supersedable(state, authority.key(), holder.key())?;
         supersede(state, &Superseding { certificate: certificate_account.key(), hash, holder: holder.key(), authority: authority.key(), expires_at, now });
     }
     increment(&mut registry.verified_count)
 }
 
 /// `HashAlreadyAnchored` when the record is the institution's live word: issuer-confirmed, and
-/// either not revoked or revoked by the word of another issuer than `authority`.
-pub(crate) fn require_supersedable(state: &Certificate, authority: &Pubkey) -> Result<()> {
+/// either not revoked or revoked by the word of another issuer than `authority`. Then
+/// `RecordAlreadyNamesHolder` when it names `holder` already: a supersede ends an earlier claim of
+/// *another* wallet; over the holder's own record it would only turn into the issuer's word what
+/// the holder never put to it. Also when the holder asked `authority` itself: its consent is to
+/// `confirm_certificate`, not to a rewrite (new expiry, NFT cleared); and a revoked record stays
+/// revoked for its holder.
+pub(crate) fn require_supersedable(state: &Certificate, authority: &Pubkey, holder: &Pubkey) -> Result<()> {
     if state.is_issuer_confirmed() && (state.status != certificate::STATUS_REVOKED || state.issuer != *authority) {
         return Err(Error::HashAlreadyAnchored);
+    }
+    if state.holder == *holder {
+        return Err(Error::RecordAlreadyNamesHolder);
     }
     Ok(())
 }
@@ -124,31 +134,52 @@ mod tests {
 
     const A: Pubkey = [0xa; 32];
     const B: Pubkey = [0xb; 32];
+    /// `record()`'s holder, and another wallet.
+    const HOLDER: Pubkey = [1; 32];
+    const OTHER: Pubkey = [4; 32];
 
     #[test]
-    fn any_record_without_the_institutions_word_may_be_superseded() {
+    fn any_record_without_the_institutions_word_may_be_superseded_for_another_holder() {
         for status in [certificate::STATUS_PENDING, certificate::STATUS_VERIFIED, certificate::STATUS_REJECTED, certificate::STATUS_REVOKED] {
             for tier in [certificate::TIER_NONE, certificate::TIER_PLATFORM_VERIFIED] {
                 // Whatever issuer the holder asked (or none).
                 for issuer in [ZERO_KEY, A, B] {
-                    assert_eq!(require_supersedable(&record(status, tier, issuer), &A), Ok(()), "status {status} tier {tier}");
+                    assert_eq!(require_supersedable(&record(status, tier, issuer), &A, &OTHER), Ok(()), "status {status} tier {tier}");
                 }
             }
         }
     }
 
     #[test]
-    fn a_live_issuer_confirmed_record_may_not_be_superseded_even_by_its_issuer() {
-        let live = record(certificate::STATUS_VERIFIED, certificate::TIER_ISSUER_CONFIRMED, A);
-        assert_eq!(require_supersedable(&live, &A), Err(Error::HashAlreadyAnchored));
-        assert_eq!(require_supersedable(&live, &B), Err(Error::HashAlreadyAnchored));
+    fn no_record_is_issued_over_to_the_holder_it_already_names() {
+        for status in [certificate::STATUS_PENDING, certificate::STATUS_VERIFIED, certificate::STATUS_REJECTED, certificate::STATUS_REVOKED] {
+            for tier in [certificate::TIER_NONE, certificate::TIER_PLATFORM_VERIFIED] {
+                // Not asked, asked another issuer, or asked this very issuer: it confirms instead.
+                for issuer in [ZERO_KEY, A, B] {
+                    assert_eq!(require_supersedable(&record(status, tier, issuer), &A, &HOLDER), Err(Error::RecordAlreadyNamesHolder), "status {status} tier {tier}");
+                }
+            }
+        }
+        // Nor its own revoked record, back to the same holder: the revocation stands.
+        let revoked = record(certificate::STATUS_REVOKED, certificate::TIER_ISSUER_CONFIRMED, A);
+        assert_eq!(require_supersedable(&revoked, &A, &HOLDER), Err(Error::RecordAlreadyNamesHolder));
     }
 
     #[test]
-    fn only_its_own_issuer_may_reissue_a_revoked_issuer_confirmed_record() {
+    fn a_live_issuer_confirmed_record_may_not_be_superseded_even_by_its_issuer() {
+        let live = record(certificate::STATUS_VERIFIED, certificate::TIER_ISSUER_CONFIRMED, A);
+        for holder in [HOLDER, OTHER] {
+            assert_eq!(require_supersedable(&live, &A, &holder), Err(Error::HashAlreadyAnchored));
+            assert_eq!(require_supersedable(&live, &B, &holder), Err(Error::HashAlreadyAnchored));
+        }
+    }
+
+    #[test]
+    fn only_its_own_issuer_may_reissue_a_revoked_issuer_confirmed_record_to_another_holder() {
         let revoked = record(certificate::STATUS_REVOKED, certificate::TIER_ISSUER_CONFIRMED, A);
-        assert_eq!(require_supersedable(&revoked, &A), Ok(()));
-        assert_eq!(require_supersedable(&revoked, &B), Err(Error::HashAlreadyAnchored));
+        assert_eq!(require_supersedable(&revoked, &A, &OTHER), Ok(()));
+        assert_eq!(require_supersedable(&revoked, &B, &OTHER), Err(Error::HashAlreadyAnchored));
+        assert_eq!(require_supersedable(&revoked, &B, &HOLDER), Err(Error::HashAlreadyAnchored));
     }
 
     #[test]

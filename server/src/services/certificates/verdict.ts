@@ -196,8 +196,9 @@ export async function computeVerdict(src: VerdictSources, p: VerdictQuery): Prom
   const mismatch = p.fileSha256 !== undefined && p.fileSha256 !== p.sha256;
   const found = part.status !== 'not_found';
   // The record now names another holder: an institution issued this file to its rightful holder, so
-  // this certificate's claim is over, whatever the record says about the new holder's.
-  const superseded = !!row && !!part.holder_wallet && part.holder_wallet !== row.holder_wallet;
+  // this certificate's claim is over, whatever the record says about the new holder's. It stays over if
+  // the record names this wallet again later (an issue back to it is not this claim: chain-sync).
+  const superseded = !!row && ((!!part.holder_wallet && part.holder_wallet !== row.holder_wallet) || row.verification_status === 'superseded');
   const verified = part.status === 'verified' && !superseded;
   const { valid, note } = judgeRecord({
     verified,

@@ -57,13 +57,31 @@ function contentCheckedOf(row: CertificateRow): boolean {
 }
 
 /**
+ * True when the institution's word on `record` came from issue_certificate over this holder's own record
+ * (a program from before RecordAlreadyNamesHolder let any approved issuer do it), not from a confirmation
+ * the holder asked for. confirm_certificate needs the holder's request on chain and keeps `anchored_at`;
+ * an issue writes `anchored_at` = `verified_at`. Not such a case: a row added after the record was issued
+ * to this wallet (adopted: no anchor of ours), the institution's word written by the product's own issue
+ * and confirm flows (claims_confirmed), or a request of the holder's to it that this server knows of (a
+ * confirmation within the second of the anchoring).
+ */
+async function issuedOverOwnRecord(svc: Pick<Services, 'db'>, row: CertificateRow, record: CertificateAccount): Promise<boolean> {
+  const issuer = record.issuer?.toBase58() ?? null;
+  if (!issuer || record.anchoredAt !== record.verifiedAt || !row.anchor_signature) return false;
+  if ((row.claims_confirmed === 1 && row.issuer_authority === issuer) || row.requested_issuer === issuer) return false;
+  const asked = await svc.db.selectFrom('confirmation_request').select('id').where('certificate_id', '=', row.id).where('issuer_authority', '=', issuer).executeTakeFirst();
+  return !asked;
+}
+
+/**
  * What the record alone says `row` must be, whatever the row says now: revoked, superseded (the record
  * names another holder) or verified at the issuer-confirmed tier; null when the record leaves the
  * verdict to the platform (pending, rejected, platform verified). The verification pipeline ends a run
  * with this instead of its own verdict; `contentChecked` is its finding that the content check passed
- * for the row's current claims.
+ * for the row's current claims. An institution's word nobody asked for over the holder's own upload
+ * (issuedOverOwnRecord) is said as such and covers the file only, never the claims shown.
  */
-export async function chainDecision(svc: Pick<Services, 'chain'>, row: CertificateRow, record: CertificateAccount | null, opts: { contentChecked?: boolean } = {}): Promise<RowChange | null> {
+export async function chainDecision(svc: Pick<Services, 'chain' | 'db'>, row: CertificateRow, record: CertificateAccount | null, opts: { contentChecked?: boolean } = {}): Promise<RowChange | null> {
   if (!record) return null;
   if (!record.holder.equals(new PublicKey(row.holder_wallet))) {
     // The record now belongs to another wallet: an institution issued this file to its holder.
@@ -104,6 +122,26 @@ export async function chainDecision(svc: Pick<Services, 'chain'>, row: Certifica
   if (record.status === CertificateStatus.Verified && record.tier === TrustTier.IssuerConfirmed) {
     const by = record.issuer ? await describeKey(svc, record.issuer, record) : null;
     const name = by?.name ?? 'The institution';
+    if (await issuedOverOwnRecord(svc, row, record)) {
+      // Not a confirmation: nothing of the platform's check stands on the rewritten record, and the
+      // holder's claims (their institution's name too) stay theirs, said as not confirmed.
+      return {
+        verification_status: 'verified',
+        tier: 'issuer_confirmed',
+        verification_details: {
+          kind: 'confirmed',
+          reason: `${name} issued this file to this wallet on chain over the holder's own record on ${day(record.verifiedAt)}, without the holder asking it to confirm it: the title and program shown were entered by the holder and were not confirmed.`,
+          reason_code: 0,
+          reason_name: 'none',
+          tier: 'issuer_confirmed',
+          issuer: by ? { authority: by.authority, name: by.name, domain: by.domain } : null,
+          confirmed_at: iso(record.verifiedAt),
+          claims_confirmed: false,
+          content_checked: false,
+          requested: false,
+        },
+      };
+    }
     const previous = parseVerificationDetails(row.verification_details);
     // Confirmed through the product's own flow (it records claims_confirmed: true): its word covers the claims.
     const claimsConfirmed = previous?.kind === 'confirmed' && previous.claims_confirmed === true;
@@ -139,12 +177,19 @@ function agrees(row: CertificateRow, change: RowChange): boolean {
   if (row.verification_status !== change.verification_status) return false;
   if (change.verification_status !== 'verified') return true; // revoked / superseded: final, its first details stay
   if (row.tier !== 'issuer_confirmed') return false;
+  const said = parseVerificationDetails(row.verification_details);
+  // An issue over the holder's own record is said as such, also where an earlier follower called it a confirmation.
+  if ((change.verification_details as ConfirmedDetails).requested === false) return said?.requested === false;
   // Already issuer-confirmed: only a finding that the claims were checked after all changes it.
-  return claimsWereChecked(parseVerificationDetails(row.verification_details)) || !claimsWereChecked(change.verification_details as VerificationDetailsDto);
+  return claimsWereChecked(said) || !claimsWereChecked(change.verification_details as VerificationDetailsDto);
 }
 
 /** What `row` must become so it agrees with `record`, or null when it already does (or the change is the pipeline's). */
-export async function chainChange(svc: Pick<Services, 'chain'>, row: CertificateRow, record: CertificateAccount | null, opts: { contentChecked?: boolean } = {}): Promise<RowChange | null> {
+export async function chainChange(svc: Pick<Services, 'chain' | 'db'>, row: CertificateRow, record: CertificateAccount | null, opts: { contentChecked?: boolean } = {}): Promise<RowChange | null> {
+  // A superseded claim is over for good: when the record names this wallet again later (its issuer
+  // revoked the file it issued elsewhere and issued it back), that is the institution's issue, never this
+  // claim confirmed (the holder may add the file again to hold it as such).
+  if (row.verification_status === 'superseded') return null;
   const change = await chainDecision(svc, row, record, opts);
   return change && !agrees(row, change) ? change : null;
 }

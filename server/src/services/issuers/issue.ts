@@ -18,7 +18,9 @@ import { approvedIssuerOf } from './roles';
 
 // An approved institution with a proven domain issues a file to a holder's wallet: issue_certificate,
 // signed by the institution's wallet. The holder sees a verified, issuer-confirmed certificate at once;
-// an earlier unconfirmed claim of the same file by another wallet ends as superseded (visibly).
+// an earlier unconfirmed claim of the same file by another wallet ends as superseded (visibly). A file
+// the holder already added is not issued to them (the program refuses it: RecordAlreadyNamesHolder):
+// the institution's word on a holder's own upload is a confirmation, and only the holder asks for one.
 
 type Svc = Pick<Services, 'db' | 'chain' | 'walletTx' | 'bus' | 'blobs' | 'config' | 'devAccounts'>;
 
@@ -46,6 +48,9 @@ interface IssuePayload {
   original_mime: string | null;
   expires_at: number;
 }
+
+/** "7xKXtg…sgAs": a wallet as people recognise it in a sentence. */
+const shortWallet = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
 /** A wallet address → its key, or BAD_REQUEST saying what a wallet address is. */
 export function walletOrFail(address: string, who = 'The holder’s wallet address'): PublicKey {
@@ -112,6 +117,14 @@ export async function prepareIssue(svc: Svc, user: UserRow, input: IssueInput): 
     const other = record.issuer && !record.issuer.equals(authority) ? ((await svc.chain.readIssuer(record.issuer))?.name ?? 'another institution') : 'this institution';
     fail('CONFLICT', `This file is already issued or confirmed by ${other}. An institution’s word on a file is not overwritten; revoke it first if it is yours.`);
   }
+  // The holder already holds this file (their own upload, or a record revoked for them): issuing it to
+  // them would confirm it without their asking (RecordAlreadyNamesHolder on chain). Said before anything is stored.
+  const wallet = holder.toBase58();
+  const ownRow = (await findBySha256(svc.db, file.sha256)).find((r) => r.holder_wallet === wallet && r.verification_status !== 'superseded');
+  if (record?.holder.equals(holder) || ownRow) {
+    if (record?.status === CertificateStatus.Revoked) fail('CONFLICT', `${shortWallet(wallet)} already holds this file and its record is revoked: a revoked certificate is not issued to the same wallet again.`);
+    fail('CONFLICT', `${shortWallet(wallet)} already added this file; they can ask you to confirm it from its page (Request confirmation), then you confirm it from your requests.`);
+  }
 
   const id = newId('c_');
   const key = issuedFileKey(id);
@@ -176,7 +189,8 @@ export const issueFlow: ActionFlow = {
       anchor_signature: signature,
       updated_at: now.toISOString(),
     };
-    // The holder already added this very file: that row becomes the issued one.
+    // The holder added this very file while the issue was on its way (prepare refuses a file they already
+    // held, and so does the program): the record was issued to them first, so their row is the issued one.
     const own = (await findBySha256(trx, p.sha256)).find((r) => r.holder_wallet === p.holder_wallet && r.verification_status !== 'superseded');
     let id = p.certificate_id;
     if (own) {

@@ -56,7 +56,7 @@ export async function prepareIssuerRevoke(svc: Svc, user: UserRow, input: { id: 
 /** Writes the chain's revocation onto the row (with the off-chain note) and the audit entry. */
 async function recordRevocation(svc: Pick<Services, 'chain'>, trx: Kysely<Database>, p: { certificateId: string; note: string | null; actor: string; role: AuditRole; action: string; signature: string; reason: string }) {
   const row = await getCertificate(trx, p.certificateId);
-  const change = await chainChange(svc, row, await svc.chain.readCertificate(fromHex(row.sha256)));
+  const change = await chainChange({ chain: svc.chain, db: trx }, row, await svc.chain.readCertificate(fromHex(row.sha256)));
   const now = new Date().toISOString();
   await updateCertificate(trx, row.id, { ...(change ? rowUpdateOf(change, now) : { updated_at: now }), revocation_note: p.note });
   await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'queued').execute();

@@ -55,6 +55,7 @@ const REFUSALS: Record<string, string> = {
   IssuerSuspended: 'The institution is suspended: it cannot issue, confirm or be asked to confirm.',
   HashAlreadyAnchored: 'This file is already issued or confirmed by an institution; it cannot be issued again.',
   ConfirmationNotRequested: 'The holder did not ask this institution to confirm the certificate.',
+  RecordAlreadyNamesHolder: 'The holder already holds this file: they ask the institution to confirm it from its page, and the institution confirms it from its requests.',
   AlreadyConfirmed: 'The certificate is already confirmed by an institution.',
   InvalidCertificateStatus: 'The certificate is revoked: it cannot be confirmed or requested.',
   CertificateExpired: 'The certificate has expired.',
