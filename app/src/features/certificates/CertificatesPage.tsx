@@ -97,7 +97,7 @@ export default function CertificatesPage() {
           />
         </div>
         <Select value={status} onValueChange={(v) => setStatus(v as StatusFilter)}>
-          <SelectTrigger className="w-full sm:w-48" aria-label="Filter by status">
+          <SelectTrigger className="w-full sm:w-56" aria-label="Filter by status">
             <SelectValue placeholder="All Statuses" />
           </SelectTrigger>
           <SelectContent>

@@ -127,9 +127,12 @@ function AccountView({ data }: { data: ExplorerAddressDto }) {
         <p className="rounded-lg border bg-muted/40 p-3 text-sm" data-testid="explorer-verdict">
           Its status and tier below are the record's raw fields, not a verdict.{' '}
           {data.record_sha256 ? (
-            <Link to={`/verification?hash=${data.record_sha256}`} className="font-medium text-primary underline-offset-4 hover:underline">
-              Read its public verdict
-            </Link>
+            <>
+              <Link to={`/verification?hash=${data.record_sha256}`} className="font-medium text-primary underline-offset-4 hover:underline">
+                Read its public verdict
+              </Link>
+              : what was checked, and by whom.
+            </>
           ) : (
             <>
               <Link to="/verification" className="font-medium text-primary underline-offset-4 hover:underline">

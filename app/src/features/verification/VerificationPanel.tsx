@@ -105,7 +105,10 @@ export function VerificationPanel() {
   const lookupKey = lookup ? `${lookup.kind}:${lookup.value}` : '';
   useEffect(() => {
     if (lookup?.kind === 'id') setIdText((t) => (certificateIdFrom(t.trim()) === lookup.value ? t : lookup.value));
-    if (lookup?.kind === 'hash' && !lookup.file) setHashText((t) => (t.trim().toLowerCase() === lookup.value ? t : lookup.value));
+    if (lookup?.kind === 'hash' && !lookup.file) {
+      setHashText((t) => (t.trim().toLowerCase() === lookup.value ? t : lookup.value));
+      setHashError(null);
+    }
     // Only when the lookup changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lookupKey]);
