@@ -188,7 +188,9 @@ describeE2E(
       await fillCertificateForm(p, ownClaims, ownPdf);
       await toast(p, 'Certificate Created');
       await p.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 15_000 });
-      await p.locator('main').getByText(/^Verified$/).first().waitFor({ timeout: SETTLE_MS });
+      // Checked by the platform only: its badge reads so (as its public verdict), never "Verified".
+      await p.locator('main [data-testid=status-badge][data-status=platform_checked]').first().waitFor({ timeout: SETTLE_MS });
+      expect(await p.locator('main').getByText(/^Verified$/).count()).toBe(0);
       // Checked by the platform only: said so, in those words, and the institution step is no green check.
       await expect
         .poll(() => p.getByTestId('holder-verdict').textContent())
@@ -232,7 +234,7 @@ describeE2E(
       await fillCertificateForm(p, declinedClaims, declinedPdf);
       await toast(p, 'Certificate Created');
       await p.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 15_000 });
-      await p.locator('main').getByText(/^Verified$/).first().waitFor({ timeout: SETTLE_MS });
+      await p.locator('main [data-testid=status-badge][data-status=platform_checked]').first().waitFor({ timeout: SETTLE_MS });
       const panel = p.getByTestId('confirmation-panel');
       await panel.getByLabel(/I consent to share/).check();
       await panel.getByRole('button', { name: 'Request confirmation' }).click();

@@ -185,7 +185,8 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await v.getByRole('button', { name: 'Verify' }).click();
     const notFound = v.getByRole('alert').filter({ hasText: 'Certificate Not Found' });
     await visible(notFound);
-    expect(await notFound.textContent()).toContain('Demo: certificate IDs cert-1 to cert-3 are available to try.');
+    // The hint follows the server's health answer (demo data), which may land after the lookup's.
+    await expect.poll(() => notFound.textContent()).toContain('Demo: certificate IDs cert-1 to cert-3 are available to try.');
     await v.getByLabel('Certificate ID').fill('cert-1');
     await v.getByRole('button', { name: 'Verify' }).click();
     await visible(v.getByTestId('verdict'));
