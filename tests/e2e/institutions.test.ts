@@ -225,6 +225,9 @@ describeE2E(
       await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 20_000 }).toContain(CONFIRMED);
       await expect.poll(() => p.getByTestId('holder-verdict').textContent()).toBe(CONFIRMED);
       expect(await p.getByTestId('holder-verdict').getAttribute('data-confirmed')).toBe('true');
+      // Confirmed by an institution whose domain is proven: now, and only now, its badge reads "Verified".
+      await expect.poll(() => p.locator('main [data-testid=status-badge]').first().getAttribute('data-status')).toBe('verified');
+      expect(await p.locator('main [data-testid=status-badge]').first().innerText()).toBe('Verified');
       await screenshot(p, 'inst-07-holder-confirmed');
       await visible(q.getByTestId('issued-row').filter({ hasText: ownClaims.title }));
     });
