@@ -94,7 +94,7 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     expect(await page.locator('[data-sonner-toast]').filter({ hasText: 'Certificate Creation Failed' }).first().innerText()).not.toContain('Please try again');
     const existing = page.getByTestId('existing-certificate');
     await visible(existing);
-    await existing.scrollIntoViewIfNeeded();
+    await existing.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
     await screenshot(page, 'issue4-after-duplicate-upload', { fullPage: false });
     await existing.click();
     await page.waitForURL('**/certificates/cert-1');
