@@ -16,6 +16,8 @@ const t = initTRPC.context<Context>().create({
     // A domain refusal thrown where the middleware below cannot see it (inside a subscription's
     // stream) is shaped here the same way.
     const domain = error.code === 'INTERNAL_SERVER_ERROR' && error.cause instanceof DomainError ? toTRPCError(error.cause) : null;
+    // The certificate a refusal is about, for the caller to open (a duplicate upload: the owner's own).
+    const certificateId = error.cause instanceof DomainError ? error.cause.certificateId : undefined;
     return {
       ...shape,
       ...(domain ? { code: TRPC_ERROR_CODES_BY_KEY[domain.code] } : {}),
@@ -26,6 +28,7 @@ const t = initTRPC.context<Context>().create({
         ...(domain ? { code: domain.code, httpStatus: getHTTPStatusCodeFromError(domain) } : {}),
         stack: undefined,
         zodError: zodError ? z.flattenError(zodError) : null,
+        ...(certificateId ? { certificateId } : {}),
       },
     };
   },

@@ -224,7 +224,13 @@ describe('certificates', () => {
     expect(anon.status).toBe(200);
 
     const stats = await c.client.certificate.stats.query();
-    expect(stats).toEqual({ total: 1, verified: 1, not_valid: 0, pending: 0, rejected: 0, minted: 0 });
+    // Checked by Attesta only: counted as what a verifier's badge reads, never as "Verified".
+    expect(stats).toEqual({ total: 1, verified: 0, platform_checked: 1, domain_not_proven: 0, issuer_unchecked: 0, not_valid: 0, pending: 0, rejected: 0, minted: 0 });
+    // The list's filters by badge agree: under "Checked by Attesta only", not under "Verified".
+    const ids = async (standing: 'verified' | 'platform_checked' | 'domain_not_proven') => (await c.client.certificate.list.query({ status: 'verified', standing })).map((x) => x.id);
+    expect(await ids('platform_checked')).toEqual([cert.id]);
+    expect(await ids('verified')).toEqual([]);
+    expect(await ids('domain_not_proven')).toEqual([]);
   });
 
   it('converts PNG and WEBP to PDF, hashes both, anchors the PDF', async () => {
@@ -347,8 +353,12 @@ describe('certificates', () => {
     const dupOther = await rejects(b.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'dup.pdf' })));
     expect(code(dupOther)).toBe('CONFLICT');
     expect(dupOther.message).toBe(MESSAGES.alreadyRegisteredByOther);
+    // Another wallet learns nothing of whose it is: no certificate id.
+    expect((dupOther.data as { certificateId?: string } | undefined)?.certificateId).toBeUndefined();
     const dupSame = await rejects(a.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'dup.pdf' })));
     expect(dupSame.message).toBe(MESSAGES.alreadyAdded);
+    // Its owner is offered the certificate they already added (trying again cannot help).
+    expect((dupSame.data as { certificateId?: string } | undefined)?.certificateId).toBe(dup.id);
     const after = await footprint(server);
     expect(after).toEqual(before);
   });

@@ -52,6 +52,20 @@ describe('explorer.address', () => {
     const names = a.transactions.flatMap((t) => t.instructions);
     expect(names).toEqual(expect.arrayContaining(['anchor_certificate', 'record_verification', 'mint_certificate']));
     expect(a.certificate).toMatchObject({ id: verified.id, user_id: verified.user_id, role: 'record' });
+    // Its file hash, for the page's link to the public verdict (the raw status and tier are no verdict).
+    expect(a.record_sha256).toBe(verified.sha256);
+  });
+
+  it('finds a record\'s hash from its own instructions too (a record this server has no row of)', async () => {
+    const row = await server.services.db.selectFrom('certificate').select(['id', 'record_address']).where('id', '=', verified.id).executeTakeFirstOrThrow();
+    await server.services.db.updateTable('certificate').set({ record_address: Keypair.generate().publicKey.toBase58() }).where('id', '=', row.id).execute();
+    try {
+      expect((await anon().explorer.address.query({ address: row.record_address })).record_sha256).toBe(verified.sha256);
+    } finally {
+      await server.services.db.updateTable('certificate').set({ record_address: row.record_address }).where('id', '=', row.id).execute();
+    }
+    // Any other account has none.
+    expect((await anon().explorer.address.query({ address: mintAddress })).record_sha256).toBeNull();
   });
 
   it('decodes the Token-2022 mint with its extensions and metadata', async () => {

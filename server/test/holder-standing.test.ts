@@ -96,6 +96,12 @@ describe("the holder's view follows the public verdict", () => {
       expect(c.public_valid).toBe(true);
       expect(c.public_note).toBe(`${NAME}'s own key signed the record, but its domain ${DOMAIN} is not proven at present.`);
       expect(c.public_issuer).toMatchObject({ domain: DOMAIN, domain_proven: false });
+      // Valid, but a verifier's badge reads "Issuer domain not proven", not "Verified": so do the
+      // holder's counters and filters (both certificates of this holder are the lapsed institution's).
+      expect(await holder.client.certificate.stats.query()).toMatchObject({ total: 2, verified: 0, domain_not_proven: 2, platform_checked: 0, not_valid: 0 });
+      const ids = async (standing: 'verified' | 'domain_not_proven') => (await holder.client.certificate.list.query({ status: 'verified', standing })).map((x) => x.id);
+      expect(await ids('domain_not_proven')).toEqual(expect.arrayContaining([id]));
+      expect(await ids('verified')).toEqual([]);
 
       const { meta, image, attrs, verifyHost } = await mint(id);
       expect(meta.description).toContain(`The record was signed with ${NAME}'s own key, but its domain ${DOMAIN} was not proven when this token was minted.`);

@@ -139,6 +139,7 @@ export const DOCUMENTATION_SECTIONS: DocSection[] = [
         heading: 'Live status',
         paragraphs: [
           'Status changes are pushed to open pages over a tRPC subscription (Server-Sent Events).',
+          'The public view and the results of the Verification page read the verdict again every 10 seconds and when the tab comes back into focus, so an open page follows a revocation or a confirmation; verdicts are cached by the server until the chain changes.',
         ],
       },
     ],
@@ -223,7 +224,7 @@ export const DOCUMENTATION_SECTIONS: DocSection[] = [
       {
         heading: 'Verify, for anyone',
         paragraphs: [
-          'The public view, the Verification page (by ID, hash or dropped file hashed in the browser), the REST API and a CLI all read the verdict from the chain record: integrity, status (verified, rejected, revoked, expired), trust tier, issuer, holder wallet, NFT and its owner, permanent copy, timestamps and transaction signatures. A mismatch shows both hashes. A certificate confirmed by an institution the operator suspended is not valid on any of them. The CLI reads the chain alone, so it cannot see what the server keeps off chain: it says that it does not check the institution\'s domain proof, and it does not show the title, institution and program the holder entered.',
+          'The public view, the Verification page (by ID, hash or dropped file hashed in the browser), the REST API and a CLI all read the verdict from the chain record: integrity, status (verified, rejected, revoked, expired), trust tier, issuer, holder wallet, NFT and its owner, permanent copy, timestamps and transaction signatures. A mismatch shows both hashes; a file that matches a certificate that is not valid (revoked, rejected, superseded) is said to match the record, never as a pass. A lookup on the Verification page is kept in its address (?id= or ?hash=), so a reload or a shared link shows it again. A certificate confirmed by an institution the operator suspended is not valid on any of them. The holder\'s own pages (badges, the dashboard\'s counters, the list\'s filters) read each certificate as its public verdict does: "Verified" only where an approved institution whose domain is proven signed it, "Checked by Attesta only" for the platform\'s check, "Issuer domain not proven" for an institution\'s key whose domain is not proven. The CLI reads the chain alone, so it cannot see what the server keeps off chain: it says that it does not check the institution\'s domain proof, and it does not show the title, institution and program the holder entered.',
         ],
       },
       {

@@ -32,9 +32,12 @@ export const listCertificatesInput = z
     status: certificateStatusFilter.optional(),
     /**
      * What a verifier reads now (the public verdict): `valid` keeps the certificates it reads as valid,
-     * `not_valid` those verified on record that it reads as not valid (institution suspended, expired…).
+     * `not_valid` those verified on record that it reads as not valid (institution suspended, expired…);
+     * `verified`, `platform_checked` and `domain_not_proven` those its badge names so (holder-mark.ts):
+     * "Verified" (an institution whose domain is proven signed it), "Checked by Attesta only", "Issuer
+     * domain not proven".
      */
-    standing: z.enum(['valid', 'not_valid']).optional(),
+    standing: z.enum(['valid', 'not_valid', 'verified', 'platform_checked', 'domain_not_proven']).optional(),
     limit: z.number().int().min(1).max(200).optional(),
   })
   .optional();

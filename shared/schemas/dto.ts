@@ -101,10 +101,21 @@ export interface VerificationAttemptDto {
   logs: VerificationLogDto[];
 }
 
+/**
+ * The dashboard's counters. The certificates verified on record are split by what a verifier's badge
+ * reads now (shared/schemas/holder-mark.ts): `verified` + `platform_checked` + `domain_not_proven` +
+ * `issuer_unchecked` + `not_valid` is the number verified on record.
+ */
 export interface CertificateStatsDto {
   total: number;
-  /** Verified and valid by the public verdict: what a verifier sees as valid (see `not_valid`). */
+  /** Valid, and signed with the own key of an approved institution whose domain is proven: read as "Verified". */
   verified: number;
+  /** Valid, checked by Attesta only: not confirmed by any institution. */
+  platform_checked: number;
+  /** Valid, signed with the key of an approved institution whose domain is not proven. */
+  domain_not_proven: number;
+  /** Signed with an institution's key whose standing could not be read just now (the chain was unreachable). */
+  issuer_unchecked: number;
   /** Verified on record, but not valid by the public verdict now (institution suspended, expired…). */
   not_valid: number;
   pending: number;

@@ -70,6 +70,11 @@ export interface ExplorerAddressDto {
   has_more: boolean;
   /** The Attesta certificate this address belongs to (record or NFT mint), for a link to its page. */
   certificate: { id: string; user_id: string; title: string; role: 'record' | 'mint' } | null;
+  /**
+   * A certificate record's file hash (SHA-256, hex; public on chain in the instructions that name it),
+   * for a link to the public verdict by hash; null for any other account, or when it is not known here.
+   */
+  record_sha256: string | null;
 }
 
 export interface ExplorerInstructionDto {

@@ -3,7 +3,8 @@
 // A's /rpc through a proxy that can drop every connection (server/test/chain-rpc-support/proxy.ts).
 // The holder adds a certificate on B (the anchor lands), the proxy goes down after the pipeline's first
 // step and before its next chain read, and the detail page must say what is wrong and that it retries — not spin silently. When
-// the proxy is back the page turns Verified live, and exactly one verdict transaction reached the chain.
+// the proxy is back the page turns verified live (its badge: "Checked by Attesta only", as its public
+// verdict reads), and exactly one verdict transaction reached the chain.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@solana/web3.js';
@@ -96,7 +97,7 @@ describeE2E('chain outage during verification (server on an RPC chain)', {}, (e2
     if (filesDir) fs.rmSync(filesDir, { recursive: true, force: true });
   });
 
-  it('shows the holder that the chain is unreachable and retrying, then turns Verified with one verdict on chain', { timeout: 180_000 }, async () => {
+  it('shows the holder that the chain is unreachable and retrying, then turns verified (checked by Attesta only) with one verdict on chain', { timeout: 180_000 }, async () => {
     const failMsg = () => `\n--- server B output ---\n${b!.output().slice(-4000)}`;
     const pending = page.getByTestId('pending-status');
     const badge = (text: string) => page.locator('main').getByText(text, { exact: true }).first();
@@ -130,7 +131,7 @@ describeE2E('chain outage during verification (server on an RPC chain)', {}, (e2
       .toMatch(RETRYING);
     const shown = (await pending.innerText()).trim();
     expect(shown).not.toContain('Verification in progress');
-    expect(await badge('Verified').count()).toBe(0);
+    expect(await badge('Checked by Attesta only').count()).toBe(0);
     await screenshot(page, 'chain-outage-retrying');
     // The server agrees: still pending, a retry notice, nothing sent to the chain while it was down.
     const during = await call('certificate.byId', { id });
@@ -139,10 +140,11 @@ describeE2E('chain outage during verification (server on an RPC chain)', {}, (e2
     expect(proxy!.state.landed.size).toBe(0);
 
     // The RPC is back: the next automatic attempt (at most 16 s away) records the verdict and the
-    // open page turns Verified by itself (live status or its polling; no reload, no click).
+    // open page turns verified by itself (live status or its polling; no reload, no click).
     proxy!.state.down = false;
-    await visible(badge('Verified'), 90_000).catch((e) => {
-      throw new Error(`page did not turn Verified; pending-status: ${shown}${failMsg()}`, { cause: e });
+    // Checked by the platform: its badge reads as its public verdict does, never "Verified".
+    await visible(badge('Checked by Attesta only'), 90_000).catch((e) => {
+      throw new Error(`page did not turn verified (Checked by Attesta only); pending-status: ${shown}${failMsg()}`, { cause: e });
     });
     await expect.poll(() => pending.count(), { timeout: 15_000 }).toBe(0);
     await expect.poll(() => page.getByText(RETRYING).count(), { timeout: 15_000 }).toBe(0);

@@ -68,9 +68,12 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     return p.url();
   }
 
-  /** Waits on the open page (no reload) for the live status to leave pending. */
+  /**
+   * Waits on the open page (no reload) for the live status to leave pending. A holder's upload is checked
+   * by the platform only: its badge reads "Checked by Attesta only", as its public verdict does.
+   */
   async function settledStatus(p: Page) {
-    const badge = p.locator('main').getByText(/^(Verified|Rejected)$/).first();
+    const badge = p.locator('main').getByText(/^(Verified|Checked by Attesta only|Rejected)$/).first();
     await badge.waitFor({ timeout: SETTLE_MS });
     return (await badge.textContent())?.trim();
   }
@@ -175,11 +178,13 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     page.on('request', onRequest);
     pdfCertUrl = await createCertificate(page, pdfClaims, files.pdf);
     await visible(page.locator('main').getByText('Pending', { exact: true }));
-    expect(await settledStatus(page)).toBe('Verified');
+    expect(await settledStatus(page)).toBe('Checked by Attesta only');
     page.off('request', onRequest);
     // The open page listened over SSE (the 10 s polling is only the fallback).
     expect(subscriptions.length).toBeGreaterThan(0);
-    await toast(page, 'Certificate Verified');
+    // Announced as what it is: the platform's check, not the institution's word.
+    await toast(page, 'Checked by Attesta only');
+    expect(await page.locator('main').getByText(/^Verified$/).count()).toBe(0);
     await visible(page.locator('[data-testid=verification-log][data-status=success]').first());
     await visible(page.getByText('will be stored permanently when minted as an NFT'));
     await screenshot(page, '07-certificate-verified');
@@ -213,7 +218,7 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     expect(uploading.some((n) => n > 0 && n < 50), `progress samples: ${[...seen].join(' ')}`).toBe(true);
     expect([...seen].some((v) => v.startsWith('converting:'))).toBe(true);
     const status = await settledStatus(page);
-    expect(['Verified', 'Rejected']).toContain(status);
+    expect(['Checked by Attesta only', 'Rejected']).toContain(status);
     if (status === 'Rejected') await expect.poll(() => page.getByTestId('rejection-reason').textContent()).not.toBe('');
     await screenshot(page, '08-certificate-from-png');
   });

@@ -188,7 +188,9 @@ describeE2E(
       await fillCertificateForm(p, ownClaims, ownPdf);
       await toast(p, 'Certificate Created');
       await p.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 15_000 });
-      await p.locator('main').getByText(/^Verified$/).first().waitFor({ timeout: SETTLE_MS });
+      // Checked by the platform only: its badge reads so (as its public verdict), never "Verified".
+      await p.locator('main [data-testid=status-badge][data-status=platform_checked]').first().waitFor({ timeout: SETTLE_MS });
+      expect(await p.locator('main').getByText(/^Verified$/).count()).toBe(0);
       // Checked by the platform only: said so, in those words, and the institution step is no green check.
       await expect
         .poll(() => p.getByTestId('holder-verdict').textContent())
@@ -239,6 +241,9 @@ describeE2E(
       await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 20_000 }).toContain(CONFIRMED);
       await expect.poll(() => p.getByTestId('holder-verdict').textContent()).toBe(CONFIRMED);
       expect(await p.getByTestId('holder-verdict').getAttribute('data-confirmed')).toBe('true');
+      // Confirmed by an institution whose domain is proven: now, and only now, its badge reads "Verified".
+      await expect.poll(() => p.locator('main [data-testid=status-badge]').first().getAttribute('data-status')).toBe('verified');
+      expect(await p.locator('main [data-testid=status-badge]').first().innerText()).toBe('Verified');
       await screenshot(p, 'inst-07-holder-confirmed');
       await visible(q.getByTestId('issued-row').filter({ hasText: ownClaims.title }));
     });
@@ -248,7 +253,7 @@ describeE2E(
       await fillCertificateForm(p, declinedClaims, declinedPdf);
       await toast(p, 'Certificate Created');
       await p.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 15_000 });
-      await p.locator('main').getByText(/^Verified$/).first().waitFor({ timeout: SETTLE_MS });
+      await p.locator('main [data-testid=status-badge][data-status=platform_checked]').first().waitFor({ timeout: SETTLE_MS });
       const panel = p.getByTestId('confirmation-panel');
       await panel.getByLabel(/I consent to share/).check();
       await panel.getByRole('button', { name: 'Request confirmation' }).click();

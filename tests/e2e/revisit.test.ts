@@ -1,6 +1,7 @@
 // Reload and revisit every kind of page with the browser's HTTP cache on, as a holder who refreshes
 // and an employer who opens a shared link a second time do. A 304 that carried the resource CSP once
 // turned every reload into a blank white page; request interception (which turns the cache off) hid it.
+import { createHash } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { screenshot } from './helpers/browser';
@@ -68,6 +69,20 @@ describeE2E('reload and revisit with the HTTP cache on', options, (e2e) => {
       await rendered(page, text);
     }
     await screenshot(page, 'revisit-public-view-second-visit').catch(() => undefined);
+    // A lookup on /verification is in its address (?id=, ?hash=): a reload and Back keep it.
+    const cert1 = new Uint8Array(await (await fetch(`${e2e.server.url}/files/certificates/cert-1?download=1`)).arrayBuffer());
+    const hash = createHash('sha256').update(cert1).digest('hex');
+    for (const path of ['/verification?id=cert-1', `/verification?hash=${hash}`]) {
+      await page.goto(path);
+      await visible(page.getByTestId('verdict'));
+      await page.reload();
+      await visible(page.getByTestId('verdict'));
+      expect(await page.getByTestId('verdict').innerText()).toContain('Bachelor of Science');
+    }
+    await page.goBack();
+    await visible(page.getByTestId('verdict'));
+    expect(new URL(page.url()).search).toBe('?id=cert-1');
+    await screenshot(page, 'revisit-verification-lookup-after-back').catch(() => undefined);
     expect(seen.revalidated.length).toBeGreaterThan(0); // the cache was really used
     expect(seen.cspErrors).toEqual([]);
     await page.close();

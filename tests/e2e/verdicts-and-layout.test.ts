@@ -28,6 +28,7 @@ import { fillCertificateForm } from './helpers/forms';
 import { demoHolder } from './helpers/wallet';
 import { certificatePdf, tempDir, type CertificateClaims } from './helpers/fixtures';
 import { airdrop, issueTo, revokeAsIssuer, setIssuerStatusAsAdmin } from './helpers/chain';
+import { issueAsInstitution } from './helpers/institution';
 import { checkFloating, checkFloatingWhileScrolling } from './helpers/layout';
 import { gone, visible } from './helpers/pw';
 
@@ -89,7 +90,15 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     expect(await page.locator('[role=progressbar]').count()).toBe(0);
     expect(await page.getByText(/^\d+%$/).count()).toBe(0);
     await toast(page, 'Certificate Creation Failed');
-    await screenshot(page, 'issue4-after-duplicate-upload');
+    // Trying again cannot help: the certificate already added from this file is offered instead.
+    expect(await page.locator('[data-sonner-toast]').filter({ hasText: 'Certificate Creation Failed' }).first().innerText()).not.toContain('Please try again');
+    const existing = page.getByTestId('existing-certificate');
+    await visible(existing);
+    await existing.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await screenshot(page, 'issue4-after-duplicate-upload', { fullPage: false });
+    await existing.click();
+    await page.waitForURL('**/certificates/cert-1');
+    await visible(page.getByRole('heading', { level: 1, name: 'Bachelor of Science' }));
   });
 
   it('1. Try Again and corrected details are attempts of their own, each announced when it ends', async () => {
@@ -138,11 +147,22 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await dialog.getByRole('button', { name: 'Save and Verify Again' }).click();
     await toast(page, 'Verification Started');
     await seenToasts(page);
-    await toast(page, 'Certificate Verified');
-    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: SETTLE_MS }).toBe('verified');
+    // Checked by the platform only: announced and marked as such — the seed's "Certificate Verified"
+    // would say more than was checked (its words are kept where an institution whose domain is proven signed it).
+    await toast(page, 'Checked by Attesta only');
+    const announced = await page.locator('[data-sonner-toast]:not([data-seen])').filter({ hasText: 'Checked by Attesta only' }).first().innerText();
+    expect(announced).toContain('Your certificate has been successfully checked. The file is intact and its text names the title, institution, program and Alex Demo; not confirmed by Northwind Polytechnic.');
+    expect(announced).not.toMatch(/verified/i);
+    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: SETTLE_MS }).toBe('platform_checked');
+    expect(await statusBadge(page).innerText()).toBe('Checked by Attesta only');
+    expect(await page.locator('[data-testid=certificate-preview] svg').first().getAttribute('data-status')).toBe('platform_checked');
     await visible(page.getByRole('heading', { level: 1, name: 'Bachelor of Science' }));
     await expect.poll(() => attempts.first().getAttribute('data-outcome')).toBe('verified');
+    expect(await attempts.first().locator('[data-testid=status-badge]').first().innerText()).toBe('Checked by Attesta only');
     expect(await attempts.count()).toBe(3);
+    // Nothing on the page says "Verified" of what the platform alone checked.
+    expect(await page.locator('main').getByText(/^Verified$/).count()).toBe(0);
+    await visible(page.getByTestId('mint-offer').getByText('Your certificate is checked by Attesta only, not confirmed by Northwind Polytechnic; its NFT says so.'));
     // What was checked, in words: by the platform only, not by the institution the holder named — and
     // the institution step is a neutral mark, not a green check.
     await expect
@@ -165,7 +185,8 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await v.getByRole('button', { name: 'Verify' }).click();
     const notFound = v.getByRole('alert').filter({ hasText: 'Certificate Not Found' });
     await visible(notFound);
-    expect(await notFound.textContent()).toContain('Demo: certificate IDs cert-1 to cert-3 are available to try.');
+    // The hint follows the server's health answer (demo data), which may land after the lookup's.
+    await expect.poll(() => notFound.textContent()).toContain('Demo: certificate IDs cert-1 to cert-3 are available to try.');
     await v.getByLabel('Certificate ID').fill('cert-1');
     await v.getByRole('button', { name: 'Verify' }).click();
     await visible(v.getByTestId('verdict'));
@@ -196,6 +217,25 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await screenshot(v, 'issue6-after-public-view-375', { fullPage: false });
     expect(vErrors).toEqual([]);
     await v.close();
+
+    // The holder's own page treats it the same: shortened on one line, copied whole, whole on hover.
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      await page.goto('/certificates/cert-1');
+      const own = page.getByTestId('holder-wallet');
+      await visible(own);
+      expect(await own.getAttribute('data-value')).toBe(full);
+      expect(await own.getAttribute('title')).toBe(full);
+      expect(await own.locator('[aria-hidden=true]').innerText()).toBe(`${full.slice(0, 6)}…${full.slice(-6)}`);
+      expect((await own.boundingBox())!.height).toBeLessThan(30);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+      await own.locator('xpath=..').getByRole('button', { name: 'Copy holder wallet' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(full);
+      await own.scrollIntoViewIfNeeded();
+      await screenshot(page, 'issue6-after-holder-detail-375', { fullPage: false });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('2. /verification compares a dropped file with the certificate in view, both hashes shown', async () => {
@@ -224,9 +264,58 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await screenshot(v, 'issue2-after-verification-compare');
     await v.locator('input[type=file]').setInputFiles(original);
     await expect.poll(() => result.first().getAttribute('data-match'), { timeout: 20_000 }).toBe('true');
-    // By ?id= (a link to this page), too.
+    // cert-1 is valid: the match is a pass.
+    expect(await result.first().getAttribute('data-tone')).toBe('pass');
+    // The lookup is in the address: a reload (HTTP cache on) shows the same certificate.
+    await expect.poll(() => new URL(v.url()).search).toBe('?id=cert-1');
+    await v.reload();
+    await visible(v.getByTestId('verdict'));
+    expect(await v.getByLabel('Certificate ID').inputValue()).toBe('cert-1');
+    expect(await v.getByTestId('verdict').textContent()).toContain('Bachelor of Science');
+
+    // By hash: in the address too, and a reload keeps it.
+    await v.getByRole('tab', { name: 'Hash' }).click();
+    await v.getByLabel('SHA-256 hash').fill(sha256(cert1Pdf));
+    await v.getByLabel('SHA-256 hash').press('Enter');
+    await expect.poll(() => new URL(v.url()).searchParams.get('hash')).toBe(sha256(cert1Pdf));
+    await visible(v.getByTestId('verdict'));
+    await v.reload();
+    await visible(v.getByTestId('verdict'));
+    expect(await v.getByLabel('SHA-256 hash').inputValue()).toBe(sha256(cert1Pdf));
+    // An invalid hash after it: the format error, and the earlier result (and its address) gone.
+    await v.getByLabel('SHA-256 hash').fill('not-a-hash');
+    await v.getByLabel('SHA-256 hash').press('Enter');
+    await visible(v.getByText('A SHA-256 hash is 64 hexadecimal characters'));
+    await gone(v.getByTestId('verdict'));
+    expect(new URL(v.url()).search).toBe('');
+    await screenshot(v, 'issue5-after-verification-bad-hash-after-good');
+    // Back returns to the lookup before.
+    await v.goBack();
+    await visible(v.getByTestId('verdict'));
+    expect(new URL(v.url()).searchParams.get('hash')).toBe(sha256(cert1Pdf));
+
+    // By ?id= (a link to this page), too: cert-3 is rejected. Its own file matches its record, which
+    // makes it no more valid: said in the neutral tone, never a green match under "Not valid".
     await v.goto('/verification?id=cert-3');
     await visible(v.getByTestId('verdict'));
+    const cert3 = path.join(dir, 'cert-3.pdf');
+    fs.writeFileSync(cert3, Buffer.from(await (await holder.request.get('/files/certificates/cert-3?download=1')).body()));
+    await v.getByRole('tab', { name: 'File' }).click();
+    await v.locator('input[type=file]').setInputFiles(cert3);
+    await expect.poll(() => result.first().getAttribute('data-match'), { timeout: 20_000 }).toBe('true');
+    expect(await result.first().getAttribute('data-tone')).toBe('neutral');
+    expect(await result.first().innerText()).toContain('Match: this file is the one recorded on chain');
+    expect(await result.first().innerText()).toContain('But the certificate is not valid: it is rejected. A matching file does not make it valid.');
+    expect(await result.first().innerText()).not.toContain('is the certificate recorded on chain');
+    expect(await result.first().getAttribute('class')).not.toMatch(/emerald/);
+    await screenshot(v, 'issue3-after-compare-rejected-verification');
+    // The public view's "Compare a File" says the same.
+    await v.goto('/view/u_demo/cert-3');
+    await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('false');
+    await v.locator('input[type=file]').setInputFiles(cert3);
+    await expect.poll(() => result.first().getAttribute('data-tone'), { timeout: 20_000 }).toBe('neutral');
+    expect(await result.first().innerText()).toContain('But the certificate is not valid: it is rejected.');
+    await screenshot(v, 'issue3-after-compare-rejected-public-view');
     await v.close();
   });
 
@@ -256,7 +345,20 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     const txText = (await v.getByTestId('explorer-tx').allTextContents()).join(' ');
     for (const name of ['issue_certificate', 'mint_certificate']) expect(txText).toContain(name);
     await visible(v.getByTestId('explorer-certificate'));
+    // Times the record has not set are said in words, not as a raw 0 beside formatted dates.
+    const fieldValue = (name: string) => v.locator('dl[aria-label="Decoded fields"] > div').filter({ has: v.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');
+    expect((await fieldValue('revoked_at').innerText()).trim()).toBe('—');
+    expect((await fieldValue('expires_at').innerText()).trim()).toBe('never');
+    expect((await fieldValue('anchored_at').innerText()).trim()).not.toBe('0');
     await screenshot(v, 'issue7-after-explorer-record');
+    // The raw status and tier are no verdict: the page points to the public verdict of the record's hash.
+    const verdictLink = v.getByTestId('explorer-verdict').getByRole('link', { name: 'Read its public verdict' });
+    expect(await verdictLink.getAttribute('href')).toBe(`/verification?hash=${sha256(cert1Pdf)}`);
+    await verdictLink.click();
+    await visible(v.getByTestId('verdict'));
+    expect(await v.getByTestId('verdict-summary').first().getAttribute('data-status')).toBe('domain_not_proven');
+    await v.goBack();
+    await visible(v.getByTestId('explorer-certificate'));
     // One transaction: its instructions with account names, its events.
     await v.getByTestId('explorer-tx').filter({ hasText: 'mint_certificate' }).getByRole('link').first().click();
     await v.waitForURL(/\/explorer\/tx\//);
@@ -427,9 +529,43 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     // chain, the verdict is not valid — and so are the badge and the headline.
     const { issuer } = loadOrCreateDemoKeys(e2e.server.dataDir);
     const admin = Keypair.fromSecretKey(Uint8Array.from(JSON.parse(fs.readFileSync(path.join(e2e.server.dataDir, 'operator.json'), 'utf8')) as number[]));
-    // The holder has cert-1 open: valid (the record signed with the institution's key).
+    // The holder has cert-1 open: valid (the record signed with the institution's key), and every mark
+    // on the page reads as the public verdict does — the attention tone, never a green "Verified".
     await page.goto('/certificates/cert-1');
-    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('verified');
+    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('domain_not_proven');
+    expect(await statusBadge(page).innerText()).toBe('Issuer domain not proven');
+    expect(await statusBadge(page).getAttribute('class')).not.toMatch(/emerald/);
+    expect(await page.locator('[data-testid=certificate-preview] svg').first().getAttribute('data-status')).toBe('domain_not_proven');
+    // The header's, the status panel's and the attempt's badges: all three the verdict's.
+    const badges = await page.locator('main [data-testid=status-badge]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    expect(badges).toEqual(['domain_not_proven', 'domain_not_proven', 'domain_not_proven']);
+    const latestAttempt = page.getByTestId('verification-attempt').first();
+    expect(await latestAttempt.locator('[data-testid=status-badge]').first().innerText()).toBe('Issuer domain not proven');
+    expect(await latestAttempt.locator('[data-testid=verification-log][data-step=issuer_verification]').getAttribute('data-tone')).toBe('warn');
+    expect(await page.getByTestId('request-state').getAttribute('data-confirmed')).toBe('false');
+    expect(await page.locator('main').getByText(/^Verified$/).count()).toBe(0);
+    await screenshot(page, 'verdict-after-holder-demo-institution-unproven');
+    // Its card and the list's filters say the same: under "Issuer domain not proven", not "Verified".
+    await page.goto('/certificates');
+    const cert1Card = page.locator('main a[href="/certificates/cert-1"]');
+    await visible(cert1Card);
+    await visible(page.getByRole('img', { name: 'Issuer domain not proven' }).first());
+    const statusFilter = page.getByRole('combobox', { name: 'Filter by status' });
+    await statusFilter.click();
+    await page.getByRole('option', { name: 'Verified', exact: true }).click();
+    await expect.poll(() => cert1Card.count()).toBe(0);
+    await statusFilter.click();
+    await page.getByRole('option', { name: 'Issuer domain not proven' }).click();
+    await visible(cert1Card);
+    await screenshot(page, 'verdict-after-list-domain-not-proven');
+    // The dashboard counts it under what it is, and says so under the Verified counter.
+    await page.goto('/dashboard');
+    await expect.poll(() => page.getByTestId('stat-verified').textContent(), { timeout: 15_000 }).toBe('0');
+    await expect.poll(() => page.getByTestId('stat-domain-not-proven').textContent()).toBe('1 more is signed by an institution whose domain is not proven');
+    await expect.poll(() => page.getByTestId('stat-platform-checked').textContent()).toBe('1 more is checked by Attesta only');
+    await screenshot(page, 'verdict-after-dashboard-counters', { fullPage: false });
+    await page.goto('/certificates/cert-1');
+    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('domain_not_proven');
     await setIssuerStatusAsAdmin(e2e.server.url, admin, issuer.publicKey, IssuerStatus.Suspended);
     try {
       // Live, without a reload: the open page is told and shows it not valid (no polling runs for a verified one).
@@ -493,12 +629,69 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await v.close();
   });
 
-  it('3. revoked and superseded certificates say so everywhere, with who did it', async () => {
+  it('an issued certificate\'s expiry is shown to its holder, on the card and the page, as on the public view', async () => {
+    const { issuer } = loadOrCreateDemoKeys(e2e.server.dataDir);
+    const claims: CertificateClaims = { title: 'Lab Safety Certificate', institution_name: 'Attesta Demo University', program_name: 'Lab Safety', issue_date: '2025-06-01', holder: 'Alex Demo' };
+    const id = await issueAsInstitution(
+      e2e.server.url,
+      issuer,
+      { title: claims.title, program_name: claims.program_name, issue_date: claims.issue_date, holder_wallet: demoHolder(e2e.server).publicKey.toBase58(), expires_on: '2099-12-31' },
+      await certificatePdf(claims),
+    );
+    const expires = await page.evaluate(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'long' }).format(new Date('2099-12-31T23:59:59Z')));
+    // The public view says when it expires…
+    const v = await visitor.newPage();
+    await v.goto(`/view/u_demo/${id}`);
+    await visible(v.getByTestId('verdict-summary'));
+    await visible(v.getByText(new RegExp(`^Expires ${expires}`)));
+    await v.close();
+    // … and so do the holder's card and page (with its time, as the public view's record details).
+    await page.goto('/certificates');
+    const card = page.locator('main .group').filter({ has: page.locator(`a[href="/certificates/${id}"]`) }).getByTestId('card-expiry');
+    await visible(card);
+    expect(await card.innerText()).toBe(`Expires ${expires}`);
+    expect(await card.getAttribute('data-expired')).toBe('false');
+    await screenshot(page, 'issue7-after-card-expiry', { fullPage: false });
+    await page.goto(`/certificates/${id}`);
+    const expiry = page.getByTestId('certificate-expiry');
+    await visible(expiry);
+    expect(await expiry.innerText()).toContain(expires);
+    expect(await expiry.locator('xpath=ancestor::div[1]/dt').innerText()).toBe('Expires');
+    await visible(page.getByTestId('certificate-preview').getByText(`Expires ${expires}`));
+    // Signed by the demo institution, whose domain is not proven: read as the public view reads it.
+    await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('domain_not_proven');
+    await screenshot(page, 'issue7-after-holder-detail-expiry');
+  });
+
+  it('3. revoked and superseded certificates say so everywhere, with who did it; an open public view follows live', async () => {
     const { issuer } = loadOrCreateDemoKeys(e2e.server.dataDir);
     await airdrop(e2e.server.url, issuer.publicKey);
+    // A verifier has cert-1 open, on its public view and on /verification: valid (the institution's key).
+    const open = await visitor.newPage();
+    await open.goto('/view/u_demo/cert-1');
+    const openSummary = open.getByTestId('verdict-summary').first();
+    await expect.poll(() => openSummary.getAttribute('data-status'), { timeout: 20_000 }).toBe('domain_not_proven');
+    await visible(open.getByRole('link', { name: 'Download Certificate' }));
+    const looked = await visitor.newPage();
+    await looked.goto('/verification?id=cert-1');
+    const lookedSummary = looked.getByTestId('verdict-summary').first();
+    await expect.poll(() => lookedSummary.getAttribute('data-status'), { timeout: 20_000 }).toBe('domain_not_proven');
+    // Marks that a reload would wipe: the pages must follow without one.
+    for (const p of [open, looked]) await p.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
     // The institution revokes cert-1 with its own key; the server's row follows the chain.
     const cert1Sha = sha256(cert1Pdf);
     await revokeAsIssuer(e2e.server.url, issuer, cert1Sha);
+    // The open pages read the verdict again (every 10 s, and on focus): revoked, with no reload.
+    await expect.poll(() => openSummary.getAttribute('data-status'), { timeout: 30_000 }).toBe('revoked');
+    expect(await openSummary.innerText()).toContain('Not valid: revoked');
+    expect(await statusBadge(open).getAttribute('data-status')).toBe('revoked');
+    await gone(open.getByRole('link', { name: 'Download Certificate' }));
+    expect(await open.getByTestId('share-card').count()).toBe(0);
+    await expect.poll(() => lookedSummary.getAttribute('data-status'), { timeout: 30_000 }).toBe('revoked');
+    for (const p of [open, looked]) expect(await p.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await screenshot(open, 'issue4-after-public-view-follows-revocation');
+    await open.close();
+    await looked.close();
     await page.goto('/certificates/cert-1');
     await expect.poll(async () => {
       await page.reload();

@@ -109,8 +109,8 @@ export function listOwn(db: Db, userId: string, filter: { status?: CertificateSt
   return q.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit ?? 200).execute();
 }
 
-/** How many of `userId`'s certificates are in each state (and minted); `verified` by their rows (the router counts the valid ones). */
-export async function ownStats(db: Db, userId: string): Promise<Omit<CertificateStatsDto, 'not_valid'>> {
+/** How many of `userId`'s certificates are in each state (and minted); `verified` by their rows (the router splits them by what a verifier reads). */
+export async function ownStats(db: Db, userId: string): Promise<Pick<CertificateStatsDto, 'total' | 'verified' | 'pending' | 'rejected' | 'minted'>> {
   const r = await db
     .selectFrom('certificate')
     .select((eb) => [

@@ -18,17 +18,24 @@ export class DomainError extends Error {
   readonly code: DomainErrorCode;
   /** TOO_MANY_REQUESTS: seconds until a retry can succeed (the edges send it as Retry-After). */
   readonly retryAfterSec?: number;
+  /**
+   * The certificate the refusal is about, when the caller may open it (a duplicate upload: the owner's
+   * own certificate of that file). The app's edge (tRPC) sends it as `data.certificateId`; REST keeps
+   * its documented `{error:{code,message}}` and leaves it out.
+   */
+  readonly certificateId?: string;
 
-  constructor(code: DomainErrorCode, message: string, opts: { retryAfterSec?: number; cause?: unknown } = {}) {
+  constructor(code: DomainErrorCode, message: string, opts: { retryAfterSec?: number; cause?: unknown; certificateId?: string } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'DomainError';
     this.code = code;
     if (opts.retryAfterSec !== undefined) this.retryAfterSec = opts.retryAfterSec;
+    if (opts.certificateId !== undefined) this.certificateId = opts.certificateId;
   }
 }
 
 /** Throws a DomainError (for `x ?? fail(...)` and one-line guards). */
-export function fail(code: DomainErrorCode, message: string, opts?: { retryAfterSec?: number; cause?: unknown }): never {
+export function fail(code: DomainErrorCode, message: string, opts?: { retryAfterSec?: number; cause?: unknown; certificateId?: string }): never {
   throw new DomainError(code, message, opts);
 }
 

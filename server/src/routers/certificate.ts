@@ -1,6 +1,8 @@
 import { tracked } from '@trpc/server';
 import { certificateByIdInput, createCertificateInput, listCertificatesInput, onStatusInput, updateClaimsInput } from '../../../shared/schemas/certificate';
-import type { CertificateStatsDto } from '../../../shared/schemas/dto';
+import type { CertificateDto, CertificateStatsDto } from '../../../shared/schemas/dto';
+import { holderMark, type HolderMark } from '../../../shared/schemas/holder-mark';
+import type { TrustTierName } from '../../../shared/constants';
 import type { Context, Session } from '../context';
 import type { CertificateRow } from '../db/schema';
 import { AWAITING_VERIFICATION, claimsOf, getCertificate, listOwn, ownOrNotFound, ownStats, updateCertificate } from '../db/certificates';
@@ -56,7 +58,9 @@ export const certificateRouter = router({
     const dtos = rows.map((r, i) => toCertificateDto(r, ctx.origin, standings[i]));
     if (!standing) return dtos;
     if (input?.status && input.status !== 'all' && input.status !== 'verified') return []; // never verified, so neither
-    return dtos.filter((c) => c.public_valid === (standing === 'valid')).slice(0, input?.limit ?? 200);
+    const keep =
+      standing === 'valid' ? (c: CertificateDto) => c.public_valid : standing === 'not_valid' ? (c: CertificateDto) => !c.public_valid : (c: CertificateDto) => holderMark(c) === standing;
+    return dtos.filter(keep).slice(0, input?.limit ?? 200);
   }),
 
   byId: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => holderView(ctx, await ownCertificate(ctx, input.id))),
@@ -73,15 +77,18 @@ export const certificateRouter = router({
   attempts: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => verificationAttempts(ctx.db, await ownCertificate(ctx, input.id))),
 
   /**
-   * The dashboard's counters. Verified counts what a verifier sees as valid (the public verdict); a
-   * certificate verified on record but not valid now (its institution suspended, expired…) is counted
-   * in `not_valid` instead.
+   * The dashboard's counters. The certificates verified on record, by what a verifier's badge reads
+   * (holder-mark.ts): Verified only where an institution whose domain is proven signed it; checked by
+   * Attesta only; signed by an institution whose domain is not proven (or not checked just now); and
+   * not valid now (its institution suspended, expired…).
    */
   stats: protectedProcedure.query(async ({ ctx }): Promise<CertificateStatsDto> => {
     const counts = await ownStats(ctx.db, ctx.session.user.id);
-    const verified = await listOwn(ctx.db, ctx.session.user.id, { status: 'verified', limit: counts.verified });
-    const valid = (await standingsOf(ctx, verified)).filter((s) => s.public_valid).length;
-    return { ...counts, verified: valid, not_valid: counts.verified - valid };
+    const rows = await listOwn(ctx.db, ctx.session.user.id, { status: 'verified', limit: counts.verified });
+    const standings = await standingsOf(ctx, rows);
+    const marks = { verified: 0, platform_checked: 0, domain_not_proven: 0, issuer_unchecked: 0, not_valid: 0 } satisfies Record<HolderMark, number>;
+    rows.forEach((r, i) => marks[holderMark({ tier: r.tier as TrustTierName, ...standings[i] })]++);
+    return { ...counts, ...marks };
   }),
 
   /** The seed's Check Status: (re)starts verification of a pending certificate. */

@@ -11,13 +11,22 @@ import { trpc } from '../../lib/trpc';
 import { CertificateCard } from './components/CertificateCard';
 import { EmptyCertificates } from './components/EmptyCertificates';
 import { PageHeader } from './components/PageHeader';
+import { statusMeta } from './components/status';
 
-/** A recorded status, or `not_valid`: verified on record but not valid for a verifier now. */
-type StatusFilter = 'all' | CertificateStatusName | 'not_valid';
+/**
+ * A recorded status, or what a verifier's badge reads of one verified on record (holder-mark.ts):
+ * "Verified" only where an institution whose domain is proven signed it, "Checked by Attesta only",
+ * "Issuer domain not proven", or not valid now.
+ */
+type StandingFilter = 'platform_checked' | 'domain_not_proven' | 'not_valid';
+type StatusFilter = 'all' | CertificateStatusName | StandingFilter;
 const STATUS_FILTERS: readonly { value: StatusFilter; label: string }[] = [
   { value: 'all', label: 'All Statuses' },
   { value: 'pending', label: 'Pending' },
-  { value: 'verified', label: 'Verified' },
+  // The seed's three, each in the words of the badge it filters by (status.tsx).
+  { value: 'verified', label: statusMeta('verified').label },
+  { value: 'platform_checked', label: statusMeta('platform_checked').label },
+  { value: 'domain_not_proven', label: statusMeta('domain_not_proven').label },
   { value: 'rejected', label: 'Rejected' },
   // Verified on record, but a verifier reads it as not valid now (its institution suspended, expired…).
   { value: 'not_valid', label: 'Not valid now' },
@@ -27,12 +36,14 @@ const STATUS_FILTERS: readonly { value: StatusFilter; label: string }[] = [
 ];
 
 /**
- * The list query for a filter. "Verified" means what a verifier reads (valid now), as the cards and
- * the dashboard's counter say it; one verified on record but not valid now is under "Not valid now".
+ * The list query for a filter. "Verified" means what a verifier's badge reads "Verified", as the cards
+ * and the dashboard's counter say it; the other certificates verified on record are under the filter
+ * named as their badge is.
  */
 function listFilter(status: StatusFilter) {
-  if (status === 'verified') return { status: 'verified' as const, standing: 'valid' as const };
-  if (status === 'not_valid') return { status: 'verified' as const, standing: 'not_valid' as const };
+  if (status === 'verified' || status === 'platform_checked' || status === 'domain_not_proven' || status === 'not_valid') {
+    return { status: 'verified' as const, standing: status };
+  }
   return { status };
 }
 
@@ -86,7 +97,7 @@ export default function CertificatesPage() {
           />
         </div>
         <Select value={status} onValueChange={(v) => setStatus(v as StatusFilter)}>
-          <SelectTrigger className="w-full sm:w-48" aria-label="Filter by status">
+          <SelectTrigger className="w-full sm:w-56" aria-label="Filter by status">
             <SelectValue placeholder="All Statuses" />
           </SelectTrigger>
           <SelectContent>

@@ -15,7 +15,7 @@ import { Label } from '../../components/ui/label';
 import { FileDropZone } from './components/FileDropZone';
 import { PageHeader } from './components/PageHeader';
 import { formatKb, todayIso } from './lib/format';
-import { postTrpcForm } from './lib/upload';
+import { postTrpcForm, UploadError } from './lib/upload';
 import { trpc } from '../../lib/trpc';
 import { useAuth } from '../auth/AuthProvider';
 import { lazyResolver } from '../../lib/lazy-resolver';
@@ -51,6 +51,7 @@ export default function CreateCertificatePage() {
   const [stage, setStage] = useState<Stage>('idle');
   const [progress, setProgress] = useState(0);
   const [failure, setFailure] = useState<string | null>(null);
+  const [existingId, setExistingId] = useState<string | null>(null);
   const ticker = useRef<ReturnType<typeof setInterval> | null>(null);
   const redirect = useRef<ReturnType<typeof setTimeout> | null>(null);
 
@@ -92,6 +93,7 @@ export default function CreateCertificatePage() {
     const chosen = values.certificate_file!;
     const isImage = extensionOf(chosen.name) !== 'pdf';
     setFailure(null);
+    setExistingId(null);
     setStage('uploading');
     setProgress(0);
     const body = new FormData();
@@ -123,12 +125,22 @@ export default function CreateCertificatePage() {
     } catch (error) {
       stopTicker();
       const reason = error instanceof Error ? error.message : String(error);
+      // A file the holder already added: trying again cannot help; their certificate of it is offered instead.
+      const existing = error instanceof UploadError ? (error.certificateId ?? null) : null;
       setProgress(0);
       setStage('error');
       setFailure(reason);
-      toast.error('Certificate Creation Failed', {
-        description: `Failed to create certificate. Please try again.${reason ? ` ${reason}` : ''}`,
-      });
+      setExistingId(existing);
+      if (existing) {
+        toast.error('Certificate Creation Failed', {
+          description: reason,
+          action: { label: 'Open it', onClick: () => navigate(`/certificates/${existing}`) },
+        });
+      } else {
+        toast.error('Certificate Creation Failed', {
+          description: `Failed to create certificate. Please try again.${reason ? ` ${reason}` : ''}`,
+        });
+      }
     }
   }
 
@@ -281,6 +293,13 @@ export default function CreateCertificatePage() {
                     {STAGE_TEXT[stage]}
                   </p>
                   {failure && <p className="break-words">{failure}</p>}
+                  {existingId && (
+                    <p className="mt-1">
+                      <Link to={`/certificates/${existingId}`} className="font-medium underline underline-offset-2 hover:no-underline" data-testid="existing-certificate">
+                        Open your certificate of this file
+                      </Link>
+                    </p>
+                  )}
                 </div>
               </div>
             ) : (

@@ -11,14 +11,61 @@ import { CertificateCard } from '../certificates/components/CertificateCard';
 import { EmptyCertificates } from '../certificates/components/EmptyCertificates';
 import { PageHeader } from '../certificates/components/PageHeader';
 
-// Verified counts what a verifier sees as valid (the public verdict); one verified on record but not
-// valid now (its institution suspended, expired…) is not counted there, and is said under it.
+// Verified counts what a verifier reads as "Verified" (the public verdict's badge: an institution whose
+// domain is proven signed it). The other certificates verified on record are said under it, each in the
+// words of its badge, leading to the list filtered so: checked by Attesta only, signed by an institution
+// whose domain is not proven, and not valid now (its institution suspended, expired…).
 const COUNTERS = [
   { key: 'total', label: 'Total Certificates', icon: FileText, tone: 'text-primary' },
   { key: 'verified', label: 'Verified', icon: CheckCircle2, tone: 'text-emerald-700 dark:text-emerald-400' },
   { key: 'pending', label: 'Pending', icon: Clock, tone: 'text-amber-700 dark:text-amber-400' },
   { key: 'minted', label: 'Minted NFTs', icon: Coins, tone: 'text-violet-700 dark:text-violet-400' },
 ] as const;
+
+/** "N more …": one line per kind of certificate verified on record that a verifier does not read as "Verified". */
+const BESIDES = [
+  { key: 'platform_checked', testId: 'stat-platform-checked', filter: 'platform_checked', tone: 'text-muted-foreground', one: '1 more is checked by Attesta only', many: (n: number) => `${n} more are checked by Attesta only` },
+  {
+    key: 'domain_not_proven',
+    testId: 'stat-domain-not-proven',
+    filter: 'domain_not_proven',
+    tone: 'text-amber-800 dark:text-amber-300',
+    one: "1 more is signed by an institution whose domain is not proven",
+    many: (n: number) => `${n} more are signed by an institution whose domain is not proven`,
+  },
+  {
+    key: 'issuer_unchecked',
+    testId: 'stat-issuer-unchecked',
+    filter: null,
+    tone: 'text-amber-800 dark:text-amber-300',
+    one: '1 more is signed by an institution not checked just now',
+    many: (n: number) => `${n} more are signed by an institution not checked just now`,
+  },
+  { key: 'not_valid', testId: 'stat-not-valid', filter: 'not_valid', tone: 'text-red-700 dark:text-red-400', one: '1 more is verified on record but not valid now', many: (n: number) => `${n} more are verified on record but not valid now` },
+] as const;
+
+function VerifiedBesides({ stats }: { stats: CertificateStatsDto }) {
+  return (
+    <>
+      {BESIDES.map(({ key, testId, filter, tone, one, many }) => {
+        const n = stats[key] ?? 0;
+        if (n <= 0) return null;
+        const text = n === 1 ? one : many(n);
+        return (
+          <p key={key} className={`mt-1 text-xs ${tone}`} data-testid={testId}>
+            {filter ? (
+              <Link to={`/certificates?status=${filter}`} className="underline underline-offset-2 hover:no-underline">
+                {text}
+              </Link>
+            ) : (
+              text
+            )}
+          </p>
+        );
+      })}
+    </>
+  );
+}
 
 export default function DashboardPage() {
   const { user } = useAuth();
@@ -52,13 +99,7 @@ export default function DashboardPage() {
               <p className="text-3xl font-bold tabular-nums" data-testid={`stat-${key}`}>
                 {s ? s[key] : <span className="inline-block h-8 w-10 animate-pulse rounded bg-muted" aria-label="Loading" />}
               </p>
-              {key === 'verified' && s && s.not_valid > 0 && (
-                <p className="mt-1 text-xs text-red-700 dark:text-red-400" data-testid="stat-not-valid">
-                  <Link to="/certificates?status=not_valid" className="underline underline-offset-2 hover:no-underline">
-                    {s.not_valid === 1 ? '1 more is verified on record but not valid now' : `${s.not_valid} more are verified on record but not valid now`}
-                  </Link>
-                </p>
-              )}
+              {key === 'verified' && s && <VerifiedBesides stats={s} />}
             </CardContent>
           </Card>
         ))}

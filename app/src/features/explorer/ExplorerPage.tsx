@@ -47,7 +47,24 @@ function AddressLink({ address, short = true }: { address: string; short?: boole
   );
 }
 
+/**
+ * A zero i64 time (revoked_at, expires_at…) is "not set" on chain: said in words beside the formatted
+ * dates — an expiry of zero is "never", any other time "—" — with the raw value on hover.
+ */
+function unsetTime(field: ExplorerField): string | null {
+  if (!/_at$/.test(field.name) || field.kind !== 'number' || field.value !== '0') return null;
+  return field.name === 'expires_at' ? 'never' : '—';
+}
+
 function FieldValue({ field }: { field: ExplorerField }) {
+  const unset = unsetTime(field);
+  if (unset) {
+    return (
+      <span title={`${field.value} on chain: not set`} data-raw={field.value}>
+        {unset}
+      </span>
+    );
+  }
   if (field.kind === 'address' && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(field.value) && field.value !== '11111111111111111111111111111111') {
     return <AddressLink address={field.value} short={false} />;
   }
@@ -104,6 +121,28 @@ function AccountView({ data }: { data: ExplorerAddressDto }) {
         label="address"
         badge={a?.type_name ? <Pill>{a.type_name}</Pill> : undefined}
       />
+      {a?.kind === 'certificate' && (
+        // The record's raw status and tier are not a verdict: what they mean for a verifier (valid or not,
+        // checked by whom) is the public verdict's to say.
+        <p className="rounded-lg border bg-muted/40 p-3 text-sm" data-testid="explorer-verdict">
+          Its status and tier below are the record's raw fields, not a verdict.{' '}
+          {data.record_sha256 ? (
+            <>
+              <Link to={`/verification?hash=${data.record_sha256}`} className="font-medium text-primary underline-offset-4 hover:underline">
+                Read its public verdict
+              </Link>
+              : what was checked, and by whom.
+            </>
+          ) : (
+            <>
+              <Link to="/verification" className="font-medium text-primary underline-offset-4 hover:underline">
+                Verify the certificate file
+              </Link>{' '}
+              to read its public verdict.
+            </>
+          )}
+        </p>
+      )}
       {data.certificate && (
         <p className="rounded-lg border bg-muted/40 p-3 text-sm" data-testid="explorer-certificate">
           {data.certificate.role === 'record' ? 'The on-chain record of the certificate' : 'The soulbound NFT of the certificate'} “{data.certificate.title}”.{' '}

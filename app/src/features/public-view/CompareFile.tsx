@@ -3,11 +3,13 @@
 // verdict (PublicViewPage), since many verifiers never use it.
 import { useState } from 'react';
 import { Loader2, Upload } from 'lucide-react';
+import type { VerdictDto } from '../../../../shared/schemas/dto';
 import { FileDropZone } from '../certificates/components/FileDropZone';
 import { CompareResult, type Comparison } from '../verification/components/CompareResult';
 import { sha256Hex } from '../verification/lib/hash';
 
-export default function CompareFile({ expected }: { expected: string }) {
+/** `verdict`: the certificate's verdict, so a matching file of a certificate that is not valid is not said as a pass. */
+export default function CompareFile({ expected, verdict }: { expected: string; verdict?: VerdictDto }) {
   const [hashing, setHashing] = useState(false);
   const [comparison, setComparison] = useState<Comparison | null>(null);
 
@@ -27,7 +29,7 @@ export default function CompareFile({ expected }: { expected: string }) {
         {hashing ? <Loader2 className="mb-2 size-8 animate-spin text-muted-foreground" aria-hidden="true" /> : <Upload className="mb-2 size-8 text-muted-foreground" aria-hidden="true" />}
         <p className="font-medium">{hashing ? 'Computing fingerprint...' : 'Drop the file here, or click to choose it'}</p>
       </FileDropZone>
-      {comparison && <CompareResult result={comparison} />}
+      {comparison && <CompareResult result={comparison} verdict={verdict} />}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Coins, Download, ExternalLink, Loader2 } from 'lucide-react';
 import type { PublicCertificateDto, VerdictDto } from '../../../../shared/schemas/dto';
+import { STATUS_POLL_INTERVAL_MS } from '../../../../shared/constants';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { trpc } from '../../lib/trpc';
@@ -31,13 +32,21 @@ export default function PublicViewPage() {
     ...trpc.public.view.queryOptions({ userId, certificateId }),
     retry: (n, e) => errorCode(e) !== 'NOT_FOUND' && errorCode(e) !== 'BAD_REQUEST' && n < 3,
   });
-  const cert = view.data as PublicCertificateDto | undefined;
+  const viewed = view.data as PublicCertificateDto | undefined;
+  // "Read live": the verdict is read again every 10 s (the seed's polling interval) and when the tab
+  // comes back into focus, so an open page follows a revocation, a confirmation or a suspension. Cheap
+  // for the server: a verdict is cached until the chain changes, and stored by hash.
   const verdictQuery = useQuery({
     ...trpc.public.verifyById.queryOptions({ certificateId }),
-    enabled: !!cert,
+    enabled: !!viewed,
     retry: false,
+    refetchInterval: STATUS_POLL_INTERVAL_MS,
+    refetchOnWindowFocus: true,
   });
   const verdict = verdictQuery.data as VerdictDto | undefined;
+  // The certificate as the latest verdict read it (the same public fields, of the same row): its download
+  // link goes when it is revoked, without a second request.
+  const cert = verdict?.certificate && viewed && verdict.certificate.id === viewed.id && verdict.certificate.user_id === viewed.user_id ? verdict.certificate : viewed;
   const rpcUrl = useClusterInfo().data?.rpcUrl;
 
   if (view.isPending) {
@@ -130,7 +139,7 @@ export default function PublicViewPage() {
               </CardHeader>
               <CardContent className="space-y-4">
                 <Suspense fallback={<div className="h-36 rounded-xl border-2 border-dashed border-muted-foreground/30" aria-busy="true" />}>
-                  <CompareFile expected={verdict?.sha256 ?? cert.sha256} />
+                  <CompareFile expected={verdict?.sha256 ?? cert.sha256} verdict={verdict} />
                 </Suspense>
               </CardContent>
             </Card>

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { FileSearch, Hash, IdCard, Loader2, Search, Upload, X } from 'lucide-react';
 import type { VerdictDto } from '../../../../shared/schemas/dto';
-import { DEMO_CERTIFICATE_IDS, MESSAGES } from '../../../../shared/constants';
+import { DEMO_CERTIFICATE_IDS, MESSAGES, STATUS_POLL_INTERVAL_MS } from '../../../../shared/constants';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -25,6 +25,8 @@ const VerdictView = lazy(() => import('./components/Results').then((m) => ({ def
 const CompareBlock = lazy(() => import('./components/Results').then((m) => ({ default: m.CompareBlock })));
 
 type Lookup = { kind: 'id'; value: string } | { kind: 'hash'; value: string; file?: { name: string; size: number } };
+
+const HASH_FORMAT = 'A SHA-256 hash is 64 hexadecimal characters';
 
 /** A certificate's public link (…/view/{userId}/{certificateId}) names its ID; anything else is the ID itself. */
 export function certificateIdFrom(text: string): string {
@@ -68,42 +70,79 @@ function NotFound({ lookup }: { lookup: Lookup }) {
   );
 }
 
+/** The lookup the address names (?id= or ?hash=): a reload or a shared link shows the same result. */
+function lookupOf(params: URLSearchParams, file: { sha256: string; name: string; size: number } | null): Lookup | null {
+  const id = params.get('id')?.trim();
+  if (id) return { kind: 'id', value: id };
+  const hash = params.get('hash')?.trim().toLowerCase();
+  if (hash && SHA256_RE.test(hash)) return { kind: 'hash', value: hash, ...(file?.sha256 === hash ? { file: { name: file.name, size: file.size } } : {}) };
+  return null;
+}
+
 export function VerificationPanel() {
-  const [params] = useSearchParams();
-  const linked = params.get('id')?.trim();
-  const [tab, setTab] = useState('id');
-  const [idText, setIdText] = useState(linked ?? '');
-  const [hashText, setHashText] = useState('');
-  const [hashError, setHashError] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
+  // The file fingerprinted here (its name and size are not in the address; its hash is).
+  const [file, setFile] = useState<{ sha256: string; name: string; size: number } | null>(null);
+  const lookup = lookupOf(params, file);
+  const linkedHash = params.get('hash')?.trim() ?? '';
+  const [tab, setTab] = useState(() => (lookup?.kind === 'hash' ? (lookup.file ? 'file' : 'hash') : 'id'));
+  const [idText, setIdText] = useState(lookup?.kind === 'id' ? lookup.value : '');
+  const [hashText, setHashText] = useState(lookup?.kind === 'hash' && !lookup.file ? lookup.value : linkedHash);
+  const [hashError, setHashError] = useState<string | null>(() => (linkedHash && !SHA256_RE.test(linkedHash.toLowerCase()) ? HASH_FORMAT : null));
   const [hashing, setHashing] = useState(false);
-  const [lookup, setLookup] = useState<Lookup | null>(linked ? { kind: 'id', value: linked } : null);
   // The certificate in view (found by ID, link or hash): a dropped file is compared with it.
   const [inView, setInView] = useState<{ sha256: string; label: string } | null>(null);
   const [comparison, setComparison] = useState<Comparison | null>(null);
 
+  /** A new lookup goes into the address (a history entry of its own: Back returns to the one before). */
+  const show = (next: { id: string } | { hash: string } | null) => {
+    setComparison(null);
+    const search = new URLSearchParams(next ?? {}).toString();
+    if (search !== params.toString()) setParams(next ?? {});
+  };
+
+  // Back and Forward change the address: the fields follow the lookup it names.
+  const lookupKey = lookup ? `${lookup.kind}:${lookup.value}` : '';
+  useEffect(() => {
+    if (lookup?.kind === 'id') setIdText((t) => (certificateIdFrom(t.trim()) === lookup.value ? t : lookup.value));
+    if (lookup?.kind === 'hash' && !lookup.file) {
+      setHashText((t) => (t.trim().toLowerCase() === lookup.value ? t : lookup.value));
+      setHashError(null);
+    }
+    // Only when the lookup changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lookupKey]);
+
+  // A result is read live: again every 10 s (the seed's polling interval) and when the tab comes back
+  // into focus, so a revocation shows without a new lookup. Verdicts are cached and stored by the server.
+  const live = { retry: false, refetchInterval: STATUS_POLL_INTERVAL_MS, refetchOnWindowFocus: true } as const;
   const byId = useQuery({
     ...trpc.public.verifyById.queryOptions({ certificateId: lookup?.kind === 'id' ? lookup.value : '' }),
     enabled: lookup?.kind === 'id',
-    retry: false,
+    ...live,
   });
   const byHash = useQuery({
     ...trpc.public.verifyByHash.queryOptions({ sha256: lookup?.kind === 'hash' ? lookup.value : '' }),
     enabled: lookup?.kind === 'hash',
-    retry: false,
+    ...live,
   });
   const active = lookup?.kind === 'id' ? byId : lookup?.kind === 'hash' ? byHash : null;
   const verdict = active?.data as VerdictDto | undefined;
-  const verifying = hashing || (!!active && active.isFetching);
+  // A lookup under way (not a live refresh of a result already shown, which replaces it in place).
+  const verifying = hashing || (!!active && active.isPending && active.isFetching);
   const notFound =
     !!lookup && !verifying && ((active?.isError && errorCode(active.error) === 'NOT_FOUND') || verdict?.status === 'not_found');
 
   useEffect(() => {
-    if (!lookup || (lookup.kind === 'hash' && lookup.file)) return;
+    if (!lookup) return setInView(null);
+    if (lookup.kind === 'hash' && lookup.file) return;
     if (notFound) return setInView(null);
     if (!verdict?.sha256 || verdict.status === 'not_found') return;
     const c = verdict.certificate;
     setInView({ sha256: verdict.sha256, label: c ? `${c.title}, ID ${c.id}` : `SHA-256 ${shortHash(verdict.sha256)}` });
-  }, [verdict, lookup, notFound]);
+    // `lookup` is read through lookupKey (a new object each render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [verdict, lookupKey, notFound]);
 
   // A dropped file that is not the certificate in view: is it anything on chain itself?
   const other = useQuery({
@@ -116,29 +155,30 @@ export function VerificationPanel() {
   function submitId(e: FormEvent) {
     e.preventDefault();
     const value = certificateIdFrom(idText.trim());
-    if (value) {
-      setComparison(null);
-      setLookup({ kind: 'id', value });
-    }
+    if (value) show({ id: value });
   }
 
   function submitHash(e: FormEvent) {
     e.preventDefault();
     const value = hashText.trim().toLowerCase();
     if (!SHA256_RE.test(value)) {
-      setHashError('A SHA-256 hash is 64 hexadecimal characters');
+      setHashError(HASH_FORMAT);
+      // The result of an earlier lookup is not this one's: it goes, with the address that named it.
+      show(null);
       return;
     }
-    setComparison(null);
-    setLookup({ kind: 'hash', value });
+    show({ hash: value });
   }
 
-  async function onFile(file: File) {
+  async function onFile(f: File) {
     setHashing(true);
     try {
-      const value = await sha256Hex(file);
-      if (inView) setComparison({ name: file.name, size: file.size, actual: value, expected: inView.sha256, against: inView.label });
-      else setLookup({ kind: 'hash', value, file: { name: file.name, size: file.size } });
+      const value = await sha256Hex(f);
+      if (inView) setComparison({ name: f.name, size: f.size, actual: value, expected: inView.sha256, against: inView.label });
+      else {
+        setFile({ sha256: value, name: f.name, size: f.size });
+        show({ hash: value });
+      }
     } finally {
       setHashing(false);
     }
@@ -286,7 +326,7 @@ export function VerificationPanel() {
       <div aria-live="polite" className="space-y-4">
         {comparison && !hashing && (
           <Suspense fallback={null}>
-            <CompareBlock comparison={comparison} other={other.isFetching ? undefined : (otherVerdict ?? null)} />
+            <CompareBlock comparison={comparison} other={other.isFetching ? undefined : (otherVerdict ?? null)} verdict={verdict} />
           </Suspense>
         )}
         {verifying ? (

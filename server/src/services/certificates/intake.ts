@@ -97,7 +97,8 @@ async function addCertificate(svc: CreationContext, user: UserRow, input: Certif
     await reconcileCertificate(svc, sha256);
     live = await liveRowOfSha256(db, sha256);
   }
-  if (live) throw conflict(live.user_id === user.id ? MESSAGES.alreadyAdded : MESSAGES.alreadyRegisteredByOther);
+  // The owner is told which certificate it is (to open it); anyone else learns nothing of another's.
+  if (live) throw live.user_id === user.id ? new DomainError('CONFLICT', MESSAGES.alreadyAdded, { certificateId: live.id }) : conflict(MESSAGES.alreadyRegisteredByOther);
   if (record && !recordIsMine) throw conflict(MESSAGES.alreadyRegisteredByOther);
   // The record already names this wallet: issued to it by an institution (whose earlier claimants'
   // rows are superseded), or anchored for it before a crash lost the row. Adopt it: nothing is anchored,

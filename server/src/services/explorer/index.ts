@@ -2,6 +2,7 @@ import { PublicKey, Transaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { ExplorerAddressDto, ExplorerTransactionDto, ExplorerTxSummaryDto } from '../../../../shared/schemas/explorer';
 import { EXPLORER_PAGE_SIZE } from '../../../../shared/schemas/explorer';
+import { certificatePda } from '../../../../shared/program/pda';
 import type { Services } from '../index';
 
 // A read-only explorer of this server's chain for anyone: accounts decoded with the Attesta IDL
@@ -44,6 +45,8 @@ export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verd
 
   let transactions: ExplorerTxSummaryDto[] = [];
   let hasMore = false;
+  // A certificate record's file hash (public on chain: its instructions carry it), for a link to its verdict.
+  const hashes = new Set<string>();
   const journal = await db
     .selectFrom('rpc_transaction_account as a')
     .innerJoin('rpc_transaction as t', 't.signature', 'a.signature')
@@ -58,12 +61,16 @@ export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verd
     hasMore = journal.length > limit;
     transactions = journal.slice(0, limit).map((t) => {
       const tx = decodeWire(t.wire);
+      const described = tx ? tx.instructions.map((ix) => describeInstruction(ix, programId)) : [];
+      if (account?.kind === 'certificate') {
+        for (const d of described) for (const a of d.args) if (a.name === 'hash' && a.kind === 'hex' && /^[0-9a-f]{64}$/.test(a.value)) hashes.add(a.value);
+      }
       return {
         signature: t.signature,
         slot: Number(t.slot),
         block_time: iso(Number(t.block_time)),
         ok: t.err === null,
-        instructions: tx ? tx.instructions.map((ix) => describeInstruction(ix, programId)).map((d) => d.name ?? d.program_name ?? 'Unknown instruction') : [],
+        instructions: described.map((d) => d.name ?? d.program_name ?? 'Unknown instruction'),
       };
     });
   } else {
@@ -91,6 +98,14 @@ export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verd
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
   const cert = row && (await svc.verdicts.verdictFor({ sha256: row.sha256, cert: row, origin: '' })).valid ? row : undefined;
+  // The record's hash: the one whose certificate address this is (from a row of this server, or an
+  // instruction that named it), so the page can link to the public verdict by hash.
+  let recordSha256: string | null = null;
+  if (account?.kind === 'certificate') {
+    const known = await db.selectFrom('certificate').select('sha256').where('record_address', '=', address).limit(1).executeTakeFirst();
+    if (known) hashes.add(known.sha256);
+    recordSha256 = [...hashes].find((h) => certificatePda(Buffer.from(h, 'hex'), programId)[0].toBase58() === address) ?? null;
+  }
   return {
     address,
     chain: svc.chain.mode,
@@ -98,6 +113,7 @@ export async function explorerAddress(svc: Pick<Services, 'db' | 'chain' | 'verd
     transactions,
     has_more: hasMore,
     certificate: cert ? { id: cert.id, user_id: cert.user_id, title: cert.title, role: cert.record_address === address ? 'record' : 'mint' } : null,
+    record_sha256: recordSha256,
   };
 }
 

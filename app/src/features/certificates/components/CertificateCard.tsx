@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import { Building2, CalendarDays, Coins, GraduationCap, Hash } from 'lucide-react';
+import { Building2, CalendarClock, CalendarDays, Coins, GraduationCap, Hash } from 'lucide-react';
 import type { CertificateDto } from '../../../../../shared/schemas/dto';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { formatDate } from '../lib/format';
+import { expiredNow, formatDate } from '../lib/format';
 import { awaitingConfirmation, holderStatus, StatusIcon } from './status';
 
 /** A certificate in the dashboard and the list; the whole card links to its page. */
@@ -30,6 +30,14 @@ export function CertificateCard({ certificate: c }: { certificate: CertificateDt
           <CalendarDays className="size-4 shrink-0" aria-hidden="true" />
           <span>Issued {formatDate(c.issue_date)}</span>
         </p>
+        {c.expires_at && (
+          <p className="flex items-center gap-2" data-testid="card-expiry" data-expired={expiredNow(c.expires_at)}>
+            <CalendarClock className="size-4 shrink-0" aria-hidden="true" />
+            <span>
+              {expiredNow(c.expires_at) ? 'Expired' : 'Expires'} {formatDate(c.expires_at)}
+            </span>
+          </p>
+        )}
         <div className="flex items-center justify-between pt-1">
           <span className="flex items-center gap-1 font-mono text-xs" title={c.id}>
             <Hash className="size-3.5" aria-hidden="true" />

@@ -8,7 +8,7 @@ import { ExternalLink } from 'lucide-react';
 import type { CertificateDto, PublicCertificateDto } from '../../../../../shared/schemas/dto';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { UserAvatar } from '../../profile/UserAvatar';
-import { certificateFileUrl, explorerAddressUrl, formatDate, formatDateTime, formatKb } from '../lib/format';
+import { certificateFileUrl, expiredNow, explorerAddressUrl, formatDate, formatDateTime, formatKb } from '../lib/format';
 import { holderNameOf } from '../lib/holder-name';
 import { CopyValue, InfoRow } from './CopyField';
 
@@ -61,6 +61,14 @@ export function CertificateFacts(props: CertificateFactsProps) {
           {fact('Institution', c.institution_name)}
           {fact('Program', c.program_name)}
           {fact('Issue date', formatDate(c.issue_date))}
+          {/* When its on-chain record expires, as the public view says it (a record without an expiry never does). */}
+          {own?.expires_at &&
+            fact(
+              expiredNow(own.expires_at) ? 'Expired' : 'Expires',
+              <span data-testid="certificate-expiry" data-expired={expiredNow(own.expires_at)}>
+                {formatDateTime(own.expires_at)}
+              </span>,
+            )}
           {own && fact('Added', formatDateTime(own.created_at))}
           {fact('Certificate ID', own ? <CopyValue value={c.id} label="certificate ID" /> : c.id, 'break-all font-mono text-xs')}
           {own && (
@@ -77,7 +85,8 @@ export function CertificateFacts(props: CertificateFactsProps) {
               )}
             </>
           )}
-          {fact('Holder wallet', <CopyValue value={c.holder_wallet} label="holder wallet" short={stacked} testId="holder-wallet" />, '')}
+          {/* Shortened with a copy button (never broken mid-string), the whole address on hover: as on the public view. */}
+          {fact('Holder wallet', <CopyValue value={c.holder_wallet} label="holder wallet" short testId="holder-wallet" />, '')}
           {own &&
             fact(
               'Certificate URL',

@@ -3,7 +3,7 @@ import { Eye, EyeOff } from 'lucide-react';
 import type { CertificateDto } from '../../../../../shared/schemas/dto';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { certificateFileUrl, formatDate } from '../lib/format';
+import { certificateFileUrl, expiredNow, formatDate } from '../lib/format';
 import { holderStatus, StatusIcon } from './status';
 
 /** A card-style summary of the certificate, or the original PDF itself (an iframe of /files) on request. */
@@ -32,6 +32,11 @@ export function CertificatePreview({ certificate: c }: { certificate: Certificat
             <p className="mt-1 text-muted-foreground">{c.program_name}</p>
             <p className="mt-4 text-sm">{c.institution_name}</p>
             <p className="text-sm text-muted-foreground">Issued {formatDate(c.issue_date)}</p>
+            {c.expires_at && (
+              <p className="text-sm text-muted-foreground">
+                {expiredNow(c.expires_at) ? 'Expired' : 'Expires'} {formatDate(c.expires_at)}
+              </p>
+            )}
           </div>
         )}
       </CardContent>

@@ -13,6 +13,16 @@ import { useMintCertificate } from '../../mint/api';
 import { ConnectWalletDialog } from '../../wallet/ConnectWalletDialog';
 import { useWalletSession } from '../../wallet/WalletSession';
 import { explorerAddressUrl } from '../lib/format';
+import { holderStatus, statusMeta } from './status';
+
+/** What the token will say was checked, in the words of the certificate's badge (holderStatus). */
+function mintable(c: CertificateDto): string {
+  const status = holderStatus(c);
+  if (status === 'verified') return 'Your certificate is verified.';
+  if (status === 'platform_checked') return `Your certificate is checked by Attesta only, not confirmed by ${c.institution_name}; its NFT says so.`;
+  if (status === 'domain_not_proven') return "Your certificate is signed with its institution's own key, but the institution's domain is not proven; its NFT says so.";
+  return `Your certificate reads “${statusMeta(status).label}” on its public page; its NFT says what was checked.`;
+}
 
 export function MintPanel({ certificate: c, rpcUrl }: { certificate: CertificateDto; rpcUrl?: string | null }) {
   const wallet = useWalletSession();
@@ -91,7 +101,9 @@ export function MintPanel({ certificate: c, rpcUrl }: { certificate: Certificate
             </>
           ) : canMint ? (
             <>
-              <p className="text-sm text-muted-foreground">Your certificate is verified. Mint it as an NFT: your wallet signs, Attesta pays the network fees.</p>
+              <p className="text-sm text-muted-foreground" data-testid="mint-offer">
+                {mintable(c)} Mint it as an NFT: your wallet signs, Attesta pays the network fees.
+              </p>
               <Button className="w-full" disabled={mint.isPending} onClick={() => void onMint()}>
                 {mint.isPending ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <Coins className="size-4" aria-hidden="true" />}
                 {mint.isPending ? 'Minting...' : 'Mint as NFT'}

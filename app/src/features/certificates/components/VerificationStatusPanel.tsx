@@ -132,7 +132,7 @@ export function VerificationStatusPanel({
             )}
           </div>
         )}
-        <VerificationAttempts attempts={attempts} institution={c.institution_name} />
+        <VerificationAttempts attempts={attempts} certificate={c} />
         {canVerify && (
           <Button variant="outline" className="w-full" disabled={verifying || (running && status === 'rejected')} onClick={() => void onVerify(status === 'rejected')}>
             {verifying || running ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <RefreshCw className="size-4" aria-hidden="true" />}

@@ -1,7 +1,8 @@
 import { AlertTriangle, Ban, CheckCircle2, Clock, Replace, XCircle } from 'lucide-react';
 import type { CertificateStatusName } from '../../../../../shared/constants';
-import type { CertificateDto } from '../../../../../shared/schemas/dto';
+import type { CertificateDto, VerdictDto } from '../../../../../shared/schemas/dto';
 import { cn } from '../../../lib/utils';
+import { verdictStatus } from '../../verification/lib/verdict-text';
 
 const RED = 'border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-300';
 
@@ -25,16 +26,34 @@ const VERDICT_ONLY = {
   platform_checked: { label: 'Checked by Attesta only', icon: CheckCircle2, className: STATUS.verified.className, badge: STATUS.verified.badge },
   /** Signed with an institution's own key, but its domain is not proven: no confirmation by a proven institution. */
   domain_not_proven: { label: 'Issuer domain not proven', icon: AlertTriangle, className: STATUS.pending.className, badge: STATUS.pending.badge },
+  /** The holder's own: signed with an institution's key whose standing could not be read just now (the chain was unreachable). */
+  issuer_unchecked: { label: 'Issuer not checked just now', icon: AlertTriangle, className: STATUS.pending.className, badge: STATUS.pending.badge },
 };
 
+type HolderView = Pick<CertificateDto, 'verification_status' | 'public_valid' | 'expires_at' | 'tier' | 'public_issuer'>;
+
 /**
- * The status the holder's marks show (badge, icons, cards): the recorded one, except that a verified
- * certificate whose public verdict is not valid is shown as a verifier reads it — expired or not valid.
+ * The status the holder's marks show (badge, icons, cards, counters): what the certificate's public
+ * verdict reads, decided as the public view decides it (verdictStatus) from what the holder's DTO carries
+ * of that verdict — "Verified" only where an institution whose domain is proven signed it; a platform
+ * check is "Checked by Attesta only"; a verified certificate whose verdict is not valid is expired or
+ * not valid. A certificate that is not verified keeps its recorded status (pending, rejected, revoked…).
  */
-export function holderStatus(c: Pick<CertificateDto, 'verification_status' | 'public_valid' | 'expires_at'>): string {
-  if (c.verification_status !== 'verified' || c.public_valid) return c.verification_status;
-  return c.expires_at && Date.parse(c.expires_at) <= Date.now() ? 'expired' : 'not_valid';
+export function holderStatus(c: HolderView): string {
+  if (c.verification_status !== 'verified') return c.verification_status;
+  if (!c.public_valid) return c.expires_at && Date.parse(c.expires_at) <= Date.now() ? 'expired' : 'not_valid';
+  // Signed with an institution's key, but its standing was not read (the chain was unreachable): not said as more.
+  if (c.tier === 'issuer_confirmed' && !c.public_issuer) return 'issuer_unchecked';
+  // The fields verdictStatus reads, as the public verdict of this certificate (its share link) has them.
+  const verdict = { integrity: 'not_checked', status: 'verified', valid: true, tier: c.tier, issuer: c.public_issuer } as Pick<
+    VerdictDto,
+    'integrity' | 'status' | 'valid' | 'tier' | 'issuer'
+  >;
+  return verdictStatus(verdict as VerdictDto);
 }
+
+/** The status a verifier's badge reads for `c`, as holderStatus, with its label: "Verified" only where it holds. */
+export const holderStatusLabel = (c: HolderView) => statusMeta(holderStatus(c)).label;
 
 type Meta = (typeof STATUS)[CertificateStatusName];
 

@@ -9,21 +9,24 @@ import type { CertificateDto, VerificationAttemptDto } from '../../../../../shar
 import { STATUS_POLL_INTERVAL_MS } from '../../../../../shared/constants';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
+import { verifiedToast } from '../lib/holder-verdict';
 
 export function errorCode(error: unknown): string | undefined {
   return (error as { data?: { code?: string } } | null)?.data?.code;
 }
 
-/** A run's outcome, as the seed's toasts say it (SEED-SPEC.md §8). */
-function announceRun(run: VerificationAttemptDto) {
+/** A run's outcome, as the seed's toasts say it (SEED-SPEC.md §8); a verified one as its badge reads (verifiedToast). */
+function announceRun(run: VerificationAttemptDto, certificate: CertificateDto) {
   if (run.state === 'failed') {
     toast.error('Verification Failed', { description: 'Verification could not be completed. Use Check Status to try again.' });
     return;
   }
   switch (run.outcome) {
-    case 'verified':
-      toast.success('Certificate Verified', { description: 'Your certificate has been successfully verified.' });
+    case 'verified': {
+      const { kind, title, description } = verifiedToast(certificate);
+      toast[kind](title, { description });
       break;
+    }
     case 'rejected':
       toast.error('Verification Failed', { description: 'Your certificate could not be verified' });
       break;
@@ -101,13 +104,15 @@ export function useCertificateLiveStatus(id: string) {
     if (!last) return;
     if (!awaited.current && !announced.current.has(last.job_id) && (last.state === 'queued' || last.state === 'running' || justCreated)) awaited.current = last.job_id;
     const run = attempts.find((a) => a.job_id === awaited.current);
-    if (!run || run.state === 'queued' || run.state === 'running') return;
+    if (!run || run.state === 'queued' || run.state === 'running' || !certificate) return;
+    // A verified run is announced as its certificate's badge reads it: once the certificate read says verified too.
+    if (run.outcome === 'verified' && certificate.verification_status !== 'verified') return;
     awaited.current = null;
     announced.current.add(run.job_id);
-    announceRun(run);
+    announceRun(run, certificate);
     // Announce once: a reload of this history entry must not toast again.
     if (justCreated) navigate(location.pathname, { replace: true, state: null });
-  }, [attemptsQuery.data, attempts, justCreated, location.pathname, navigate]);
+  }, [attemptsQuery.data, attempts, certificate, justCreated, location.pathname, navigate]);
   useEffect(() => {
     // Runs already finished when the page opened are history, not news.
     if (attemptsQuery.data && !justCreated) for (const a of attempts) if (a.state === 'done' || a.state === 'failed') announced.current.add(a.job_id);

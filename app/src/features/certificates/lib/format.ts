@@ -7,6 +7,11 @@ export function todayIso() {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
+/** Whether an expiry (ISO) has passed. */
+export function expiredNow(expiresAt: string | null | undefined): boolean {
+  return !!expiresAt && Date.parse(expiresAt) <= Date.now();
+}
+
 export function formatKb(bytes: number) {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }

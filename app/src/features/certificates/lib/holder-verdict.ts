@@ -3,6 +3,7 @@
 // domain is proven. The server says what the public verdict says now (CertificateDto.public_valid,
 // public_note, public_issuer: services/certificates/standing.ts); the details say what was checked.
 import type { CertificateDto } from '../../../../../shared/schemas/dto';
+import { holderStatus, statusMeta } from '../components/status';
 import { formatDate } from './format';
 
 type Holder = Pick<CertificateDto, 'verification_status' | 'tier' | 'institution_name' | 'verification_details' | 'public_valid' | 'public_note' | 'public_issuer' | 'expires_at'>;
@@ -56,4 +57,19 @@ export function notValidReason(c: Holder): string {
   if (c.public_note) return c.public_note;
   if (c.expires_at && Date.parse(c.expires_at) <= Date.now()) return `Expired on ${formatDate(c.expires_at)}.`;
   return 'Its public verdict is not valid.';
+}
+
+/**
+ * A verified run, as its certificate's badge reads now (holderStatus): the seed's toast word for word
+ * where "verified" holds as a verifier reads it (an institution whose domain is proven signed it);
+ * otherwise titled as the badge is, saying what was checked, and by whom not.
+ */
+export function verifiedToast(c: Holder): { kind: 'success' | 'message'; title: string; description: string } {
+  const status = holderStatus(c);
+  if (status === 'verified') return { kind: 'success', title: 'Certificate Verified', description: 'Your certificate has been successfully verified.' };
+  if (status === 'platform_checked') {
+    return { kind: 'success', title: statusMeta(status).label, description: `Your certificate has been successfully checked. ${checkedSentence(c).replace(/^Checked by Attesta only: t/, 'T')}` };
+  }
+  if (status === 'not_valid' || status === 'expired') return { kind: 'message', title: statusMeta(status).label, description: `Your certificate is verified on record, but its public verdict is not valid. ${notValidReason(c)}` };
+  return { kind: 'message', title: statusMeta(status).label, description: checkedSentence(c) };
 }

@@ -12,6 +12,8 @@ export class UploadError extends Error {
     message: string,
     readonly code?: string,
     readonly httpStatus?: number,
+    /** The holder's own certificate the refusal is about (a file they already added): to open it. */
+    readonly certificateId?: string,
   ) {
     super(message);
   }
@@ -24,9 +26,11 @@ export function readTrpcEnvelope<T>(body: unknown, httpStatus: number): T {
     const data = env.result.data as { json?: unknown } | undefined;
     return (data && typeof data === 'object' && 'json' in data ? data.json : data) as T;
   }
-  const raw = (env?.error ?? {}) as { json?: unknown; message?: string; data?: { code?: string; httpStatus?: number } };
-  const err = (raw.json ?? raw) as { message?: string; data?: { code?: string; httpStatus?: number } };
-  throw new UploadError(err.message || `Request failed (${httpStatus})`, err.data?.code, err.data?.httpStatus ?? httpStatus);
+  type ErrorBody = { message?: string; data?: { code?: string; httpStatus?: number; certificateId?: unknown } };
+  const raw = (env?.error ?? {}) as ErrorBody & { json?: unknown };
+  const err = (raw.json ?? raw) as ErrorBody;
+  const certificateId = typeof err.data?.certificateId === 'string' ? err.data.certificateId : undefined;
+  throw new UploadError(err.message || `Request failed (${httpStatus})`, err.data?.code, err.data?.httpStatus ?? httpStatus, certificateId);
 }
 
 export interface PostFormOptions {

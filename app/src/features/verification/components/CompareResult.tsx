@@ -1,4 +1,5 @@
-import { CheckCircle2, XCircle } from 'lucide-react';
+import { CheckCircle2, CircleMinus, XCircle } from 'lucide-react';
+import type { VerdictDto } from '../../../../../shared/schemas/dto';
 import { formatKb } from '../../certificates/lib/format';
 
 /** A dropped file fingerprinted in the browser, against the certificate it is compared with. */
@@ -13,26 +14,54 @@ export interface Comparison {
   against?: string;
 }
 
-/** Match or mismatch, with both fingerprints side by side (PRODUCT.md: a mismatch shows both hashes). */
-export function CompareResult({ result }: { result: Comparison }) {
+/**
+ * What a matching file says of a certificate that is not valid: only that it is the file on record. In
+ * the verdict's own terms (revoked, rejected, superseded, expired, pending), never as a pass.
+ */
+export function notValidMatch(verdict: Pick<VerdictDto, 'valid' | 'status'> | null | undefined): string | null {
+  if (!verdict || verdict.valid) return null;
+  switch (verdict.status) {
+    case 'pending':
+      return 'But the certificate is not verified yet: a matching file does not make it valid.';
+    case 'revoked':
+    case 'rejected':
+    case 'superseded':
+    case 'expired':
+      return `But the certificate is not valid: it is ${verdict.status}. A matching file does not make it valid.`;
+    default:
+      return 'But the certificate is not valid (see its verdict). A matching file does not make it valid.';
+  }
+}
+
+const TONE = {
+  pass: 'border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200',
+  fail: 'border-red-200 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200',
+  neutral: 'border-slate-300 bg-slate-50 text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200',
+} as const;
+
+/**
+ * Match or mismatch, with both fingerprints side by side (PRODUCT.md: a mismatch shows both hashes).
+ * `verdict`: the verdict of the certificate compared with. A match with a certificate that is not valid
+ * (revoked, rejected, superseded…) is said in the neutral tone — the file is the one on record, and the
+ * certificate is still not valid — never as a green pass under a red verdict.
+ */
+export function CompareResult({ result, verdict }: { result: Comparison; verdict?: Pick<VerdictDto, 'valid' | 'status'> | null }) {
   const match = result.actual === result.expected;
+  const notValid = match ? notValidMatch(verdict) : null;
+  const tone = !match ? 'fail' : notValid ? 'neutral' : 'pass';
+  const Icon = tone === 'pass' ? CheckCircle2 : tone === 'neutral' ? CircleMinus : XCircle;
+  const against = result.against ? ` (${result.against})` : '';
   return (
-    <div
-      role="status"
-      data-testid="compare-result"
-      data-match={match}
-      className={`space-y-2 rounded-xl border p-4 text-sm ${
-        match
-          ? 'border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200'
-          : 'border-red-200 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200'
-      }`}
-    >
+    <div role="status" data-testid="compare-result" data-match={match} data-tone={tone} className={`space-y-2 rounded-xl border p-4 text-sm ${TONE[tone]}`}>
       <p className="flex items-center gap-2 font-semibold">
-        {match ? <CheckCircle2 className="size-5 shrink-0" aria-hidden="true" /> : <XCircle className="size-5 shrink-0" aria-hidden="true" />}
-        {match
-          ? `Match: this file is the certificate recorded on chain${result.against ? ` (${result.against})` : ''}`
-          : `Mismatch: this file is not the certificate recorded on chain${result.against ? ` (${result.against})` : ''}`}
+        <Icon className="size-5 shrink-0" aria-hidden="true" />
+        {tone === 'pass'
+          ? `Match: this file is the certificate recorded on chain${against}`
+          : tone === 'neutral'
+            ? `Match: this file is the one recorded on chain${against}`
+            : `Mismatch: this file is not the certificate recorded on chain${against}`}
       </p>
+      {notValid && <p data-testid="compare-not-valid">{notValid}</p>}
       <p className="break-all opacity-90">
         {result.name} ({formatKb(result.size)})
       </p>

@@ -35,12 +35,13 @@ export function VerdictView({ verdict }: { verdict: VerdictDto }) {
 
 /**
  * The comparison, and — when the file is not the certificate in view — what the file itself is on
- * chain (`other`: undefined while it is looked up, null when it is nothing).
+ * chain (`other`: undefined while it is looked up, null when it is nothing). `verdict`: the certificate
+ * in view's, so a matching file of one that is not valid reads as such.
  */
-export function CompareBlock({ comparison, other }: { comparison: Comparison; other: VerdictDto | null | undefined }) {
+export function CompareBlock({ comparison, other, verdict }: { comparison: Comparison; other: VerdictDto | null | undefined; verdict?: VerdictDto }) {
   return (
     <div className="space-y-3">
-      <CompareResult result={comparison} />
+      <CompareResult result={comparison} verdict={verdict} />
       {comparison.actual !== comparison.expected &&
         other !== undefined &&
         (other && other.status !== 'not_found' ? (
