@@ -131,6 +131,8 @@ describe('development accounts on the embedded chain, to a browser on this machi
     expect((await o.client.auth.me.query())?.roles).toMatchObject({ operator: true, issuer: null });
     const issuers = await o.client.operator.issuers.query({ status: 'approved' });
     expect(issuers.find((x) => x.authority === institution.address)?.proof.status).toBe('unproven');
+    // The console says what the institution's own portal says: the demo institution, which may act here.
+    expect(issuers.find((x) => x.authority === institution.address)).toMatchObject({ demo: true, may_act: true });
     // The audit log says the seed approved it without a proof.
     const audit = await o.client.operator.audit.query({});
     const seeded = audit.entries.find((e) => e.action === 'platform.demo_approve');

@@ -30,10 +30,13 @@ describeE2E('development wallet: named local accounts in a real browser', { env:
     return page;
   }
 
+  /** Each account lands on its own page: the holder's dashboard, the institution's portal, the operator's console. */
+  const LANDING = { Holder: '/dashboard', Institution: '/institution', Operator: '/operator' } as const;
+
   async function pick(page: Page, label: 'Holder' | 'Institution' | 'Operator') {
     const list = page.getByRole('list', { name: 'Local accounts' });
     await list.getByRole('button', { name: new RegExp(`^${label}\\b`) }).click();
-    await page.waitForURL('**/dashboard');
+    await page.waitForURL(`**${LANDING[label]}`);
   }
 
   const signedInAs = (page: Page) => page.locator('[data-sidebar="footer"]').first().innerText();
@@ -60,12 +63,13 @@ describeE2E('development wallet: named local accounts in a real browser', { env:
   it('"Institution" lands as the approved demo institution in /institution, its domain honestly not proven, and can try issuing', async () => {
     const page = await newcomer();
     await pick(page, 'Institution');
-    await page.getByRole('link', { name: 'Institution', exact: true }).click();
-    await page.waitForURL('**/institution');
+    // It lands on its portal, not on a holder's empty dashboard.
     await visible(page.getByRole('heading', { name: 'Attesta Demo University', level: 1 }));
+    expect(new URL(page.url()).pathname).toBe('/institution');
+    expect(await page.getByText(/Welcome, |Add your first certificate/).count()).toBe(0);
     await expect.poll(() => page.getByTestId('issuer-status').first().getAttribute('data-status')).toBe('approved');
     await expect.poll(() => page.getByTestId('proof-status').first().textContent()).toBe('Not proven');
-    await expect(page.getByTestId('issuer-status-text').innerText()).resolves.toMatch(/demo institution of this local installation.*domain is not proven/s);
+    await expect(page.getByTestId('issuer-status-text').innerText()).resolves.toMatch(/demo institution of this local installation.*may issue and confirm here.*domain is not proven/s);
     await visible(page.getByTestId('issued-row').filter({ hasText: 'Bachelor of Science' }));
     // A newcomer can try issuing: to the Holder account, signed by this account's key in the browser.
     const holder = loadOrCreateDemoKeys(e2e.server.dataDir).holder.publicKey.toBase58();
@@ -97,12 +101,18 @@ describeE2E('development wallet: named local accounts in a real browser', { env:
   it('"Operator" sees /operator: the demo institution approved without a proof, and the seed\'s audit entry', async () => {
     const page = await newcomer();
     await pick(page, 'Operator');
-    await page.getByRole('link', { name: 'Operator' }).click();
-    await page.waitForURL('**/operator');
+    // It lands on the console, not on a holder's empty dashboard.
+    await visible(page.getByRole('heading', { name: 'Operator console', level: 1 }));
+    expect(await page.getByText(/Welcome, |Add your first certificate/).count()).toBe(0);
     const row = page.getByTestId('issuer-row').filter({ hasText: 'Attesta Demo University' });
     await visible(row);
     await expect.poll(() => row.getByTestId('issuer-status').getAttribute('data-status')).toBe('approved');
-    await visible(row.getByTestId('approved-unproven'));
+    // What the portal tells the institution, the console says too: it may issue and confirm here.
+    const unproven = row.getByTestId('approved-unproven');
+    await visible(unproven);
+    expect(await unproven.getAttribute('data-may-act')).toBe('true');
+    expect(await unproven.innerText()).toMatch(/demo institution of this local installation.*may issue and confirm here/);
+    expect(await unproven.innerText()).not.toMatch(/cannot issue or confirm/);
     await visible(page.getByTestId('audit-row').filter({ hasText: 'platform.demo_approve' }));
     await screenshot(page, 'dev-accounts-04-operator');
     a11y['operator'] = await seriousViolations(page);
@@ -166,6 +176,7 @@ describeE2E('development wallet: named local accounts in a real browser', { env:
     await operator.goto('/operator');
     const row = operator.getByTestId('issuer-row').filter({ hasText: 'Attesta Demo University' });
     await row.getByRole('button', { name: 'Suspend Attesta Demo University' }).click();
+    await operator.getByRole('dialog').getByRole('button', { name: 'Suspend institution' }).click();
     await operator.locator('[data-sonner-toast]').filter({ hasText: 'Institution Suspended' }).first().waitFor({ timeout: 30_000 });
     await expect.poll(() => row.getByTestId('issuer-status').getAttribute('data-status')).toBe('suspended');
     await operator.context().close();

@@ -4,18 +4,20 @@
 // issues a certificate to a holder who sees it issuer-confirmed; the holder asks it to confirm a
 // certificate of their own and it confirms, the holder's page turning confirmed live; the operator
 // revokes one for fraud, which the holder's page and the public view show. Screenshots of the portal,
-// the console and the holder's request; axe-core on each.
+// the console and the holder's request; axe-core on each. A second institution of the same name whose
+// domain is not proven: the console tells the two apart by domain, keeps Approve closed for it (saying
+// why) and suspends it only once the operator confirms what that does.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startDnsServer } from '../../server/test/net-peers/dns';
 import { seriousViolations } from './helpers/axe';
 import { screenshot, watchErrors } from './helpers/browser';
 import { describeE2E } from './helpers/e2e';
 import { certificatePdf, tempDir, type CertificateClaims } from './helpers/fixtures';
 import { fillCertificateForm, setProfileName } from './helpers/forms';
-import { visible } from './helpers/pw';
+import { gone, visible } from './helpers/pw';
 import { newDevKeypair, signInWithDevWallet } from './helpers/wallet';
 
 const SETTLE_MS = 90_000;
@@ -27,6 +29,14 @@ const issuedClaims: CertificateClaims = { title: 'Master of Engineering', instit
 const ownClaims: CertificateClaims = { title: 'Bachelor of Science', institution_name: INSTITUTION, program_name: 'Mathematics', issue_date: today, holder: HOLDER };
 const declinedClaims: CertificateClaims = { title: 'Diploma in Statistics', institution_name: INSTITUTION, program_name: 'Statistics', issue_date: today, holder: HOLDER };
 const DECLINE_REASON = 'Our records show no such diploma for this holder.';
+/** Another institution registered under the same name, at a domain it never proves. */
+const IMPOSTOR_DOMAIN = 'northfield-online.test';
+/** The issued certificate's expiry: June 30 of next year. */
+const EXPIRES_ON = `${new Date().getUTCFullYear() + 1}-06-30`;
+/** A calendar date as every page shows it ("March 15, 2023"; the browser's locale is en-US). */
+const longDate = (day: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+const WIDTHS = [375, 768, 1024, 1440] as const;
+const FRAUD_NOTE = 'The holder never studied here: the diploma was forged.';
 /** What the holder reads once the institution signed: who, its domain, proven (never "the institution"). */
 const CONFIRMED = `Confirmed by ${INSTITUTION} (${DOMAIN}, domain proven): its own key signed the record.`;
 
@@ -34,6 +44,7 @@ const dns = await startDnsServer();
 const institutionKey = newDevKeypair();
 const operatorKey = newDevKeypair();
 const holderKey = newDevKeypair();
+const impostorKey = newDevKeypair();
 
 describeE2E(
   'institutions: portal, operator console and confirmation requests in a real browser',
@@ -49,6 +60,7 @@ describeE2E(
     let institution: Page;
     let operator: Page;
     let holder: Page;
+    let impostor: Page;
     const errors: string[][] = [];
     let filesDir = '';
     let issuedPdf = '';
@@ -65,13 +77,32 @@ describeE2E(
       }
     }
 
-    async function signedIn(key: ReturnType<typeof newDevKeypair>) {
-      const context = await e2e.context({ devWallet: key });
+    async function signedIn(key: ReturnType<typeof newDevKeypair>, landing?: Parameters<typeof signInWithDevWallet>[1]) {
+      const context = await e2e.context({ devWallet: key, permissions: ['clipboard-read', 'clipboard-write'] });
       const page = await context.newPage();
       errors.push(watchErrors(page));
-      await signInWithDevWallet(page);
+      await signInWithDevWallet(page, landing);
       return page;
     }
+
+    /** An element's text with its white space (line breaks between blocks) as single spaces. */
+    const words = async (l: Locator) => (await l.innerText()).replace(/\s+/g, ' ').trim();
+
+    /** The operator's row of an institution, by its key (several may share a name). */
+    const issuerRow = (p: Page, key: ReturnType<typeof newDevKeypair>) => p.locator(`[data-testid=issuer-row][data-authority="${key.publicKey.toBase58()}"]`);
+
+    /** How many lines each text node of `selector`'s element spans, in order ("attesta-issuer=", the address). */
+    const linesOfParts = (p: Page, selector: string) =>
+      p.locator(selector).evaluate((el) => {
+        const out: { text: string; lines: number }[] = [];
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(n);
+          out.push({ text: n.textContent ?? '', lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size });
+        }
+        return out;
+      });
 
     beforeAll(async () => {
       filesDir = tempDir();
@@ -82,8 +113,10 @@ describeE2E(
       declinedPdf = path.join(filesDir, 'diploma-in-statistics.pdf');
       fs.writeFileSync(declinedPdf, await certificatePdf(declinedClaims));
       institution = await signedIn(institutionKey);
-      operator = await signedIn(operatorKey);
+      // An operator lands on its console.
+      operator = await signedIn(operatorKey, '/operator');
       holder = await signedIn(holderKey);
+      impostor = await signedIn(impostorKey);
       await setProfileName(holder, HOLDER);
     }, 120_000);
 
@@ -112,6 +145,39 @@ describeE2E(
       await visible(p.getByText(`_attesta.${DOMAIN}`));
       await visible(p.getByText(`attesta-issuer=${institutionKey.publicKey.toBase58()}`));
       await visible(p.getByText('Issuing opens once your domain is proven'));
+      // Each thing to publish has its copy button, which copies it exactly.
+      const publish = p.getByTestId('proof-publish');
+      for (const [button, value] of [
+        ['Copy the TXT record’s name', `_attesta.${DOMAIN}`],
+        ['Copy the TXT record’s value', `attesta-issuer=${institutionKey.publicKey.toBase58()}`],
+        ['Copy the file’s URL', `https://${DOMAIN}/.well-known/attesta-issuer.json`],
+        ['Copy the file’s content', JSON.stringify({ authority: institutionKey.publicKey.toBase58() })],
+      ]) {
+        await publish.getByRole('button', { name: button }).click();
+        await expect.poll(() => p.evaluate(() => navigator.clipboard.readText()), { message: button }).toBe(value);
+      }
+      // The record's value never breaks inside "attesta-issuer="; its address stays on one line wherever
+      // the line is long enough for it (every width but a phone's).
+      for (const width of WIDTHS) {
+        await p.setViewportSize({ width, height: 900 });
+        const parts = await linesOfParts(p, '[data-testid=proof-dns-value]');
+        expect(parts.map((x) => x.text)).toEqual(['attesta-issuer=', institutionKey.publicKey.toBase58()]);
+        expect(parts[0].lines, `"attesta-issuer=" at ${width} px`).toBe(1);
+        if (width >= 768) expect(parts[1].lines, `the address at ${width} px`).toBe(1);
+        await screenshot(p, `inst-01b-publish-${width}`, { fullPage: false });
+      }
+      await p.setViewportSize({ width: 1280, height: 720 });
+    });
+
+    it('another institution registers under the same name, at a domain it never proves', async () => {
+      const p = impostor;
+      await p.goto('/institution');
+      await p.getByLabel('Institution name').fill(INSTITUTION);
+      await p.getByLabel('Domain', { exact: true }).fill(IMPOSTOR_DOMAIN);
+      await p.getByRole('button', { name: 'Register institution' }).click();
+      await toast(p, 'Institution Registered');
+      await expect.poll(() => p.getByTestId('issuer-status').first().getAttribute('data-status')).toBe('pending');
+      expect(await p.getByTestId('issuer-status-text').textContent()).toContain('Prove your domain first');
     });
 
     it('proves its domain by a DNS TXT record: Check now shows what each method found', async () => {
@@ -123,28 +189,91 @@ describeE2E(
       await p.getByRole('button', { name: 'Check now' }).click();
       await toast(p, 'Domain Proven');
       await expect.poll(() => p.getByTestId('proof-status').textContent()).toBe('Proven');
+      // Pending with its domain proven: it waits for the operator only.
+      const statusText = await p.getByTestId('issuer-status-text').textContent();
+      expect(statusText).toBe('Your domain is proven: waiting for the operator’s approval. Issuing and confirming open once it is approved.');
+      expect(statusText).not.toContain('Prove your domain first');
+      expect(await p.getByTestId('proof-publish').count()).toBe(0);
       await screenshot(p, 'inst-02-portal-pending-proven');
       a11y['portal-pending'] = await seriousViolations(p);
     });
 
-    it('the operator sees it pending with its proof and approves it; the audit log says so', async () => {
+    it('the operator tells the two apart by domain; Approve is closed for the unproven one, saying why; approving the proven one reaches its open portal without a reload; the audit log links the transaction', async () => {
       const p = operator;
-      await p.getByRole('link', { name: 'Operator' }).click();
-      await p.waitForURL('**/operator');
-      const row = p.getByTestId('issuer-row').filter({ hasText: INSTITUTION });
+      // The console it landed on at sign-in, opened again now that both have registered.
+      await p.goto('/operator');
+      const row = issuerRow(p, institutionKey);
+      const other = issuerRow(p, impostorKey);
       await visible(row);
-      await expect.poll(() => row.getByTestId('proof-status').textContent()).toBe('Proven');
-      await row.getByRole('button', { name: `Approve ${INSTITUTION}` }).click();
+      await visible(other);
+      // Same name; each row leads with its domain and whether it is proven.
+      expect(await row.getByRole('heading', { level: 3 }).innerText()).toMatch(new RegExp(`^${INSTITUTION}\\b`));
+      expect(await other.getByRole('heading', { level: 3 }).innerText()).toMatch(new RegExp(`^${INSTITUTION}\\b`));
+      await expect.poll(() => words(row.getByTestId('issuer-domain'))).toBe(`${DOMAIN} domain Proven`);
+      await expect.poll(() => words(other.getByTestId('issuer-domain'))).toBe(`${IMPOSTOR_DOMAIN} domain Not proven`);
+      // Its domain unproven, the other cannot be approved, and the row says why.
+      const approveOther = other.getByRole('button', { name: `Approve ${INSTITUTION} (${IMPOSTOR_DOMAIN})` });
+      expect(await approveOther.isDisabled()).toBe(true);
+      expect(await other.getByTestId('approve-blocked').innerText()).toBe('Approval needs a proven domain: it has not proven its domain yet.');
+      expect(await approveOther.getAttribute('aria-describedby')).toBe(await other.getByTestId('approve-blocked').getAttribute('id'));
+      await screenshot(p, 'inst-03a-operator-two-institutions');
+
+      // The institution's portal is open (pending, proven) while the operator approves it.
+      await expect.poll(() => institution.getByTestId('issuer-status').first().getAttribute('data-status')).toBe('pending');
+      const approve = row.getByRole('button', { name: `Approve ${INSTITUTION} (${DOMAIN})` });
+      expect(await approve.isDisabled()).toBe(false);
+      await approve.click();
       await toast(p, 'Institution Approved');
       await expect.poll(() => row.getByTestId('issuer-status').getAttribute('data-status')).toBe('approved');
-      await visible(p.getByTestId('audit-row').filter({ hasText: 'operator.approve' }));
+      // The portal follows without a reload: approved, and the issue form opens.
+      await expect.poll(() => institution.getByTestId('issuer-status').first().getAttribute('data-status'), { timeout: 30_000 }).toBe('approved');
+      await visible(institution.getByRole('button', { name: 'Issue certificate' }));
+      expect(await institution.getByTestId('issuer-status-text').textContent()).toBe('You can issue certificates and confirm the holders’ requests.');
+
+      // The audit log: the approval with the operator's transaction, a link to the explorer that shows it.
+      const approval = p.getByTestId('audit-row').filter({ hasText: 'operator.approve' }).first();
+      await visible(approval);
       await visible(p.getByTestId('audit-row').filter({ hasText: 'issuer.register' }));
+      expect(await words(approval.getByTestId('audit-details'))).toBe(`Institution: ${INSTITUTION} (${DOMAIN})`);
+      const tx = await approval.getByTestId('audit-transaction').getAttribute('href');
+      expect(tx).toMatch(/\/explorer\/tx\/[1-9A-HJ-NP-Za-km-z]{64,90}$/);
+      const explorer = await e2e.page();
+      errors.push(watchErrors(explorer));
+      await explorer.goto(tx!);
+      await visible(explorer.locator('[data-testid=explorer-instruction][data-name=set_issuer_status]'), 20_000);
+      await explorer.context().close();
+
       // A fraud revocation needs its note.
       await p.getByRole('button', { name: 'Revoke for fraud' }).click();
-      await visible(p.getByText('A certificate ID is required'));
+      await visible(p.getByText('A certificate ID or public link is required'));
       await visible(p.getByText('A note is required: say what the fraud is'));
       await screenshot(p, 'inst-03-operator-console');
       a11y['operator'] = await seriousViolations(p);
+    });
+
+    it('the operator suspends the other institution only after confirming what that does; a toast says it is done', async () => {
+      const p = operator;
+      const other = issuerRow(p, impostorKey);
+      const suspend = other.getByRole('button', { name: `Suspend ${INSTITUTION} (${IMPOSTOR_DOMAIN})` });
+      await suspend.click();
+      const dialog = p.getByRole('dialog');
+      await visible(dialog);
+      expect(await dialog.getByRole('heading').first().innerText()).toBe(`Suspend ${INSTITUTION}?`);
+      expect(await dialog.innerText()).toContain(IMPOSTOR_DOMAIN);
+      expect(await dialog.getByTestId('suspend-consequences').innerText()).toContain('Every certificate it issued or confirmed becomes not valid');
+      await screenshot(p, 'inst-03b-suspend-dialog', { fullPage: false });
+      a11y['suspend-dialog'] = await seriousViolations(p);
+      // Cancel changes nothing.
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await gone(dialog);
+      expect(await other.getByTestId('issuer-status').getAttribute('data-status')).toBe('pending');
+      // Confirmed: suspended, and told so.
+      await suspend.click();
+      await p.getByRole('dialog').getByRole('button', { name: 'Suspend institution' }).click();
+      await toast(p, 'Institution Suspended');
+      await gone(p.getByRole('dialog'));
+      await expect.poll(() => other.getByTestId('issuer-status').getAttribute('data-status')).toBe('suspended');
+      await visible(p.getByTestId('audit-row').filter({ hasText: 'operator.suspend' }));
     });
 
     it('a holder who is no operator has no console in the sidebar', async () => {
@@ -163,6 +292,7 @@ describeE2E(
       await p.getByLabel('Program', { exact: true }).fill(issuedClaims.program_name);
       await p.getByLabel('Issue date').fill(issuedClaims.issue_date);
       await p.getByLabel('Holder’s wallet address').fill(holderKey.publicKey.toBase58());
+      await p.getByLabel('Expires on (optional)').fill(EXPIRES_ON);
       await p.locator('input[type=file]').setInputFiles(issuedPdf);
       await visible(p.getByText('master-of-engineering.pdf'));
       await p.getByRole('button', { name: 'Issue certificate' }).click();
@@ -170,6 +300,8 @@ describeE2E(
       const issued = p.getByTestId('issued-row').filter({ hasText: issuedClaims.title });
       await visible(issued);
       await visible(issued.getByRole('link', { name: /Public view/ }));
+      // Its expiry, as a date like every other.
+      await expect.poll(() => issued.getByTestId('issued-expiry').textContent()).toBe(` · Expires ${longDate(EXPIRES_ON)}`);
       await screenshot(p, 'inst-04-portal-issued');
       a11y['portal-approved'] = await seriousViolations(p);
     });
@@ -233,6 +365,10 @@ describeE2E(
       const request = q.getByTestId('request-row').filter({ hasText: ownClaims.title });
       await visible(request, 20_000);
       await visible(request.getByRole('link', { name: /Open file/ }));
+      // The claims as they read everywhere: the institution the certificate names, its issue date in words.
+      expect(await request.getByTestId('request-institution').innerText()).toBe(`Claimed institution: ${INSTITUTION}`);
+      expect(await request.getByTestId('request-institution').getAttribute('data-other')).toBeNull();
+      expect(await request.innerText()).toContain(`${ownClaims.program_name} · issued ${longDate(ownClaims.issue_date)} · ${HOLDER}`);
       await screenshot(q, 'inst-06-portal-queue');
       await request.getByRole('button', { name: 'Confirm' }).click();
       await toast(q, 'Certificate Confirmed');
@@ -319,13 +455,23 @@ describeE2E(
 
       const p = operator;
       await p.goto('/operator');
-      await p.getByLabel('Certificate ID').fill(id);
-      await p.getByLabel('Note (required)').fill('The holder never studied here: the diploma was forged.');
+      // Its public link, pasted whole, names it (as /verification takes it).
+      await p.getByLabel('Certificate ID').fill(new URL(href!, e2e.server.url).href);
+      await p.getByLabel('Note (required)').fill(FRAUD_NOTE);
       await p.getByRole('button', { name: 'Revoke for fraud' }).click();
       await toast(p, 'Certificate Revoked');
-      const entry = p.getByTestId('audit-row').filter({ hasText: 'operator.revoke' });
+      // The audit log says what, why, the note, and links the transaction.
+      const entry = p.getByTestId('audit-row').filter({ hasText: 'operator.revoke' }).first();
       await visible(entry);
-      await expect(entry.first().innerText()).resolves.toContain(id);
+      expect(await entry.getByTestId('audit-target').innerText()).toContain(id);
+      expect(await words(entry.getByTestId('audit-details'))).toBe(`Reason: revoked as fraudulent Note: ${FRAUD_NOTE}`);
+      const tx = await entry.getByTestId('audit-transaction').getAttribute('href');
+      expect(tx).toMatch(/\/explorer\/tx\/[1-9A-HJ-NP-Za-km-z]{64,90}$/);
+      const explorer = await e2e.page();
+      errors.push(watchErrors(explorer));
+      await explorer.goto(tx!);
+      await visible(explorer.locator('[data-testid=explorer-instruction][data-name=revoke_certificate]'), 20_000);
+      await explorer.context().close();
       await screenshot(p, 'inst-12-operator-fraud-revoked');
 
       // The holder's open page follows without a reload, and says so again after one (HTTP cache on).
@@ -348,18 +494,22 @@ describeE2E(
       await visitor.context().close();
     });
 
-    it('the portal and the console fit a phone screen (no sideways scrolling)', async () => {
-      for (const [p, url, name] of [
-        [institution, '/institution', 'inst-10-portal-mobile'],
-        [operator, '/operator', 'inst-11-operator-mobile'],
-      ] as const) {
-        await p.setViewportSize({ width: 390, height: 844 });
-        await p.goto(url);
-        await visible(p.getByRole('heading', { level: 1 }));
-        await p.waitForLoadState('networkidle');
-        expect(await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), url).toBeLessThanOrEqual(0);
-        await screenshot(p, name);
-        a11y[name] = await seriousViolations(p);
+    it('the portal and the console fit the window from a phone to a desktop (no sideways scrolling)', async () => {
+      for (const width of WIDTHS) {
+        for (const [p, url, name] of [
+          [institution, '/institution', 'inst-10-portal'],
+          [operator, '/operator', 'inst-11-operator'],
+        ] as const) {
+          await p.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+          await p.goto(url);
+          await visible(p.getByRole('heading', { level: 1 }));
+          if (url === '/operator') await visible(p.getByTestId('audit-row'));
+          else await visible(p.getByTestId('issued-row'));
+          await p.waitForLoadState('networkidle');
+          expect(await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${url} at ${width} px`).toBeLessThanOrEqual(0);
+          await screenshot(p, `${name}-${width}`);
+          if (width === 375 || width === 1024) a11y[`${name}-${width}`] = await seriousViolations(p);
+        }
       }
     });
 

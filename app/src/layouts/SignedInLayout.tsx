@@ -159,7 +159,10 @@ export function SignedInShell({ children }: { children?: ReactNode }) {
       <SidebarProvider>
         <FloatingWidgetsBesideSidebar />
         <AppSidebar />
-        <SidebarInset>
+        {/* min-w-0: a flex item's automatic minimum width is its content's, so without it one wide child
+            (a table, a long token) would widen the whole page past the window instead of wrapping or
+            scrolling inside its own box. */}
+        <SidebarInset className="min-w-0">
           <TopBar />
           {/* SidebarInset is the <main> landmark already. */}
           <div id="main-content" className="flex-1 p-4 md:p-6 lg:p-8">

@@ -29,12 +29,15 @@ export async function injectDevWallet(target: BrowserContext | Page, keypair: Ke
   );
 }
 
-/** Connect Wallet → pick the dev wallet → the app signs in with a real signature. */
-export async function signInWithDevWallet(page: Page) {
+/**
+ * Connect Wallet → pick the dev wallet → the app signs in with a real signature and lands on the
+ * wallet's own page: `/dashboard`, or `/operator` for an operator, `/institution` for an institution.
+ */
+export async function signInWithDevWallet(page: Page, landing: '/dashboard' | '/institution' | '/operator' = '/dashboard') {
   await page.goto('/login');
   await page.getByRole('button', { name: 'Connect Wallet' }).click();
   await page.getByRole('button', { name: new RegExp(DEV_WALLET_NAME) }).click();
-  await page.waitForURL('**/dashboard');
+  await page.waitForURL(`**${landing}`);
 }
 
 export const REFUSING_WALLET_NAME = 'Refusing Wallet';

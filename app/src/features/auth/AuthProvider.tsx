@@ -25,6 +25,14 @@ export interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 
+/**
+ * Where a signed-in wallet starts: an operator's console, an institution's portal, else the holder's
+ * dashboard (the development wallet's Operator and Institution accounts land on theirs).
+ */
+export function homeFor(roles: { issuer: boolean; operator: boolean }): string {
+  return roles.operator ? '/operator' : roles.issuer ? '/institution' : '/dashboard';
+}
+
 export function shortAddress(address: string) {
   return `${address.slice(0, 6)}...${address.slice(-4)}`;
 }
@@ -73,9 +81,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         })) as UserDto | { user: UserDto };
         const signedIn = 'user' in result ? result.user : result;
         localStorage.setItem(WALLET_ADDRESS_KEY, signedIn.wallet_address);
-        setUser(signedIn);
-        // auth.me also says the wallet's roles (institution, operator), which sign-in does not.
-        void queryClient.invalidateQueries({ queryKey: meOptions.queryKey });
+        // auth.me also says the wallet's roles (institution, operator), which sign-in does not: read them
+        // before the session shows, so that /login sends the wallet to its own page (homeFor) at once.
+        // If that read fails, the session shows without them and auth.me is read again.
+        const read = await queryClient.fetchQuery({ ...meOptions, staleTime: 0 }).then(
+          () => true,
+          () => false,
+        );
+        if (!read) {
+          setUser(signedIn);
+          void queryClient.invalidateQueries({ queryKey: meOptions.queryKey });
+        }
         // Everything cached before belonged to nobody or to someone else.
         await queryClient.invalidateQueries({ predicate: notMe });
         toast.success('Successfully connected', { description: "You've successfully connected your wallet." });

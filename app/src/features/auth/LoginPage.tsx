@@ -5,7 +5,7 @@ import { ShieldCheck, Wallet } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
 import WalletSessionProvider, { useWalletSession } from '../wallet/WalletSession';
-import { useAuth } from './AuthProvider';
+import { homeFor, useAuth } from './AuthProvider';
 import { FullPageLoading } from './FullPageLoading';
 
 // The wallet picker (a Radix dialog: focus trap, scroll lock, portal) loads when the holder reaches for
@@ -14,7 +14,7 @@ const loadDialog = () => import('../wallet/ConnectWalletDialog');
 const ConnectWalletDialog = lazy(() => loadDialog().then((m) => ({ default: m.ConnectWalletDialog })));
 
 function LoginCard() {
-  const { isAuthenticated, isLoading } = useAuth();
+  const { isAuthenticated, isLoading, roles } = useAuth();
   const { connecting } = useWalletSession();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -25,9 +25,12 @@ function LoginCard() {
     setOpen(true);
   };
 
+  // Signed in (now, through the dialog, or already): to the wallet's own page (auth.me's roles are read
+  // with the session, AuthProvider.login).
+  const home = homeFor(roles);
   useEffect(() => {
-    if (isAuthenticated) navigate('/dashboard', { replace: true });
-  }, [isAuthenticated, navigate]);
+    if (isAuthenticated) navigate(home, { replace: true });
+  }, [isAuthenticated, home, navigate]);
 
   if (isLoading) return <FullPageLoading />;
 
@@ -73,7 +76,7 @@ function LoginCard() {
       </Card>
       {opened && (
         <Suspense fallback={null}>
-          <ConnectWalletDialog open={open} onOpenChange={setOpen} onSignedIn={() => navigate('/dashboard', { replace: true })} />
+          <ConnectWalletDialog open={open} onOpenChange={setOpen} />
         </Suspense>
       )}
     </main>

@@ -16,8 +16,13 @@ import { RegisterCard } from './components/RegisterCard';
 import { RequestsCard } from './components/RequestsCard';
 import { StatusCard } from './components/StatusCard';
 
+/** How often a pending institution's page asks whether the operator has decided. */
+const PENDING_POLL_MS = 5_000;
+
 export default function InstitutionPage() {
-  const me = useQuery(trpc.issuer.me.queryOptions());
+  // A pending institution waits for the operator, who approves it elsewhere: nothing tells this page
+  // (the live channel carries certificates, not institutions), so it asks again while pending.
+  const me = useQuery({ ...trpc.issuer.me.queryOptions(), refetchInterval: (q) => (q.state.data?.status === 'pending' ? PENDING_POLL_MS : false) });
 
   if (me.isPending) {
     return (

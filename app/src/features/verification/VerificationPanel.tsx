@@ -14,7 +14,7 @@ import { Label } from '../../components/ui/label';
 import { trpc } from '../../lib/trpc';
 import { useClusterInfo } from '../wallet/cluster';
 import { FileDropZone } from '../certificates/components/FileDropZone';
-import { formatKb, shortHash } from '../certificates/lib/format';
+import { certificateIdFrom, formatKb, shortHash } from '../certificates/lib/format';
 import type { Comparison } from './components/CompareResult';
 import { LookupTabs } from './components/LookupTabs';
 import { SHA256_RE, sha256Hex } from './lib/hash';
@@ -27,17 +27,6 @@ const CompareBlock = lazy(() => import('./components/Results').then((m) => ({ de
 type Lookup = { kind: 'id'; value: string } | { kind: 'hash'; value: string; file?: { name: string; size: number } };
 
 const HASH_FORMAT = 'A SHA-256 hash is 64 hexadecimal characters';
-
-/** A certificate's public link (…/view/{userId}/{certificateId}) names its ID; anything else is the ID itself. */
-export function certificateIdFrom(text: string): string {
-  const m = /\/view\/[^/\s]+\/([^/?#\s]+)/.exec(text);
-  if (!m) return text;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return m[1];
-  }
-}
 
 function errorCode(error: unknown) {
   return (error as { data?: { code?: string } } | null)?.data?.code;

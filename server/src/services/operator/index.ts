@@ -14,13 +14,16 @@ import { issuerDto, profileOf } from '../issuers/profile';
 
 type Svc = Pick<Services, 'db' | 'chain' | 'bus'>;
 
-export async function listIssuers(svc: Svc, status: 'all' | 'pending' | 'approved' | 'suspended' = 'all') {
+export async function listIssuers(svc: Svc & Pick<Services, 'devAccounts'>, status: 'all' | 'pending' | 'approved' | 'suspended' = 'all') {
   const out = [];
   for (const i of await svc.chain.listIssuers()) {
     const name = ISSUER_STATUS_NAMES[i.status];
     if (status !== 'all' && name !== status) continue;
     const authority = i.authority.toBase58();
-    out.push(issuerDto(authority, i, await profileOf(svc, authority, i)));
+    const profile = await profileOf(svc, authority, i);
+    // As issuer.me says it to the institution: the local demo institution, and whether it may issue and confirm now.
+    const demo = !!svc.devAccounts?.isDemoInstitution(authority);
+    out.push({ ...issuerDto(authority, i, profile), demo, may_act: i.status === IssuerStatus.Approved && (profile.proof_status === 'proven' || demo) });
   }
   // Pending first (they wait for the operator), then by name.
   const rank = { pending: 0, approved: 1, suspended: 2 } as const;

@@ -3,7 +3,7 @@ import { Check, Copy } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { shortHash } from '../lib/format';
 
-function CopyButton({ value, label }: { value: string; label: string }) {
+export function CopyButton({ value, label }: { value: string; label: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <Button

@@ -20,6 +20,20 @@ export function publicLink(userId: string, id: string) {
   return `${window.location.origin}/view/${userId}/${id}`;
 }
 
+/**
+ * A certificate's public link (…/view/{userId}/{certificateId}) names its ID; anything else is the ID
+ * itself. /verification and the operator's fraud revocation both take either.
+ */
+export function certificateIdFrom(text: string): string {
+  const m = /\/view\/[^/\s]+\/([^/?#\s]+)/.exec(text);
+  if (!m) return text;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return m[1];
+  }
+}
+
 /** The stored PDF of the holder's own certificate. */
 export function certificateFileUrl(c: { id: string; certificate_url: string }) {
   return c.certificate_url || `/files/certificates/${c.id}`;

@@ -13,6 +13,15 @@ import { publicLink } from '../../certificates/lib/format';
 import { NATIVE_SELECT_CLASS } from '../../../components/ui/native-select';
 import { RevokeDialog } from './RevokeDialog';
 
+/**
+ * "Expires March 15, 2027" / "Expired March 15, 2027". A record's expiry is the end of the day the
+ * institution entered (23:59:59 UTC), so its UTC date is that day wherever the reader is.
+ */
+function expiryText(expiresAt: string) {
+  const past = Date.parse(expiresAt) <= Date.now();
+  return `${past ? 'Expired' : 'Expires'} ${formatDate(expiresAt.slice(0, 10))}`;
+}
+
 export function CertificatesCard() {
   const [search, setSearch] = useState('');
   const [term, setTerm] = useState('');
@@ -62,7 +71,8 @@ export function CertificatesCard() {
                 <div className="min-w-0 text-sm">
                   <p className="font-medium">{c.title}</p>
                   <p className="text-muted-foreground">
-                    {c.program_name} · {formatDate(c.issue_date)} · <span className="font-mono text-xs">{c.holder_wallet}</span>
+                    {c.program_name} · {formatDate(c.issue_date)}
+                    {c.expires_at && <span data-testid="issued-expiry"> · {expiryText(c.expires_at)}</span>} · <span className="font-mono text-xs">{c.holder_wallet}</span>
                   </p>
                   {c.revocation_note && <p className="text-muted-foreground">Note: {c.revocation_note}</p>}
                 </div>

@@ -1,7 +1,9 @@
 // An institution's status badge and its domain proof (state, what to publish, what the last check
 // found): the portal (/institution) and the operator console (/operator) show the same.
-import { CheckCircle2, XCircle } from 'lucide-react';
+import { Fragment } from 'react';
+import { AlertTriangle, CheckCircle2, XCircle } from 'lucide-react';
 import { formatDateTime } from '../../../lib/dates';
+import { CopyButton } from '../../certificates/components/CopyField';
 import type { trpcClient } from '../../../lib/trpc';
 
 export type IssuerView = NonNullable<Awaited<ReturnType<typeof trpcClient.issuer.me.query>>>;
@@ -22,30 +24,113 @@ export function IssuerStatusBadge({ status }: { status: string }) {
 }
 
 const PROOF_LABEL: Record<string, string> = { proven: 'Proven', unproven: 'Not proven', lapsed: 'Lapsed' };
+const PROOF_CLASS: Record<string, string> = {
+  proven: 'text-emerald-700 dark:text-emerald-400',
+  unproven: 'text-amber-700 dark:text-amber-400',
+  lapsed: 'text-red-700 dark:text-red-400',
+};
 
-/** The domain proof: its state, what to publish (either one) and what each method found at the last check. */
-export function DomainProof({ proof, authority }: { proof: IssuerView['proof']; authority?: string }) {
+/** The proof's state in a word, coloured ("Proven", "Not proven", "Lapsed"). */
+export function ProofState({ status }: { status: string }) {
+  const Icon = status === 'proven' ? CheckCircle2 : AlertTriangle;
+  return (
+    <span className={`inline-flex items-center gap-1 align-bottom font-semibold ${PROOF_CLASS[status] ?? PROOF_CLASS.unproven}`}>
+      <Icon className="size-4 shrink-0" aria-hidden="true" />
+      <span data-testid="proof-status">{PROOF_LABEL[status] ?? status}</span>
+    </span>
+  );
+}
+
+/**
+ * A registered institution's status in words: what it may do now and what it waits for. The portal's
+ * status card says it; `demo` is the local installation's demo institution (README: it may issue and
+ * confirm on this local chain without a domain proof).
+ */
+export function statusText(me: Pick<IssuerView, 'status' | 'demo'> & { proof: Pick<IssuerView['proof'], 'status'> }): string {
+  const proven = me.proof.status === 'proven';
+  if (me.status === 'pending') {
+    if (proven) return 'Your domain is proven: waiting for the operator’s approval. Issuing and confirming open once it is approved.';
+    if (me.proof.status === 'lapsed') return 'Waiting for the operator’s approval. Your domain proof lapsed: publish it again and check it, approval needs it.';
+    return STATUS_TEXT.pending.text;
+  }
+  if (me.status === 'approved' && !proven) {
+    return me.demo
+      ? 'Approved as the demo institution of this local installation: its domain is a reserved example name nobody can prove, so it may issue and confirm here, and verifiers are told the domain is not proven.'
+      : 'Approved, but the domain is not proven at present: verifiers are told so, and issuing and confirming open once it is proven.';
+  }
+  return (STATUS_TEXT[me.status] ?? STATUS_TEXT.pending).text;
+}
+
+/**
+ * A long token that breaks between its parts (after = / : , .), never inside a word ("attesta-issuer"):
+ * each part is one box that moves to the next line whole, and breaks inside only when it is wider than
+ * the line (an address on a phone).
+ */
+function breakable(value: string) {
+  const parts = value.split(/(?<=[=/:,.])/);
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      <span className="inline-block max-w-full">{part}</span>
+    </Fragment>
+  ));
+}
+
+/** One thing to publish (a record's name, its value, a file's URL or content), in full, with a copy button. */
+function PublishValue({ label, value, copyLabel, testId }: { label: string; value: string; copyLabel: string; testId: string }) {
+  return (
+    <div className="space-y-0.5">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="flex min-w-0 items-start gap-1">
+        <code className="min-w-0 rounded bg-muted px-1 py-0.5 font-mono text-xs leading-5 [overflow-wrap:anywhere]" data-testid={testId}>
+          {breakable(value)}
+        </code>
+        <CopyButton value={value} label={copyLabel} />
+      </dd>
+    </div>
+  );
+}
+
+/**
+ * The domain proof: its state, what to publish (either one) and what each method found at the last
+ * check. `showDomain={false}` where the domain and its state are shown already (the operator's rows).
+ */
+export function DomainProof({ proof, authority, showDomain = true }: { proof: IssuerView['proof']; authority?: string; showDomain?: boolean }) {
+  const method = proof.method === 'dns' ? 'DNS TXT record' : proof.method === 'https' ? 'HTTPS file' : null;
   return (
     <div className="space-y-3 text-sm" data-testid="domain-proof">
-      <p>
-        <span className="font-medium">{proof.domain}</span>:{' '}
-        <span className={proof.status === 'proven' ? 'font-semibold text-emerald-700 dark:text-emerald-400' : 'font-semibold text-amber-700 dark:text-amber-400'} data-testid="proof-status">
-          {PROOF_LABEL[proof.status] ?? proof.status}
-        </span>
-        {proof.method && ` (by ${proof.method === 'dns' ? 'DNS TXT record' : 'HTTPS file'})`}
-        {proof.checked_at && <span className="text-muted-foreground">, checked {formatDateTime(proof.checked_at)}</span>}
-      </p>
+      {showDomain ? (
+        <p>
+          <span className="font-medium">{proof.domain}:</span> <ProofState status={proof.status} />
+          {method && ` (by ${method})`}
+          {proof.checked_at && <span className="text-muted-foreground">, checked {formatDateTime(proof.checked_at)}</span>}
+        </p>
+      ) : (
+        <p className="text-xs text-muted-foreground">
+          {proof.checked_at ? `${method ? `By ${method}, checked` : 'Checked'} ${formatDateTime(proof.checked_at)}` : 'Domain never checked'}
+        </p>
+      )}
       {authority !== undefined && proof.status !== 'proven' && (
-        <div className="space-y-2 rounded-md border bg-muted/40 p-3">
+        <div className="space-y-3 rounded-md border bg-muted/40 p-3" data-testid="proof-publish">
           <p className="font-medium">Publish either one:</p>
-          <p>
-            A DNS TXT record at <code className="break-all rounded bg-muted px-1 font-mono text-xs">{proof.publish.dns.name}</code> with the value{' '}
-            <code className="break-all rounded bg-muted px-1 font-mono text-xs">{proof.publish.dns.value}</code>
-          </p>
-          <p>
-            or the file <code className="break-all rounded bg-muted px-1 font-mono text-xs">{proof.publish.https.url}</code> containing{' '}
-            <code className="break-all rounded bg-muted px-1 font-mono text-xs">{proof.publish.https.body}</code>
-          </p>
+          <section aria-labelledby="publish-dns" className="space-y-1.5">
+            <h3 id="publish-dns" className="font-medium">
+              A DNS TXT record
+            </h3>
+            <dl className="space-y-1.5">
+              <PublishValue label="Name" value={proof.publish.dns.name} copyLabel="the TXT record’s name" testId="proof-dns-name" />
+              <PublishValue label="Value" value={proof.publish.dns.value} copyLabel="the TXT record’s value" testId="proof-dns-value" />
+            </dl>
+          </section>
+          <section aria-labelledby="publish-https" className="space-y-1.5">
+            <h3 id="publish-https" className="font-medium">
+              or a file on your website
+            </h3>
+            <dl className="space-y-1.5">
+              <PublishValue label="URL" value={proof.publish.https.url} copyLabel="the file’s URL" testId="proof-https-url" />
+              <PublishValue label="Content" value={proof.publish.https.body} copyLabel="the file’s content" testId="proof-https-body" />
+            </dl>
+          </section>
         </div>
       )}
       {proof.findings.length > 0 && (
@@ -63,4 +148,3 @@ export function DomainProof({ proof, authority }: { proof: IssuerView['proof']; 
     </div>
   );
 }
-

@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
 import { Textarea } from '../../../components/ui/textarea';
-import { formatDateTime } from '../../../lib/dates';
+import { formatDate, formatDateTime } from '../../../lib/dates';
 import { toast } from '../../../lib/toast';
 import { trpc, trpcClient } from '../../../lib/trpc';
 import { StatusBadge } from '../../certificates/components/status';
@@ -15,6 +15,21 @@ import { useWalletSession } from '../../wallet/WalletSession';
 import { errorMessage, signPrepared, useRefreshInstitution } from '../api';
 import { FieldError } from './FieldError';
 import type { IssuerView } from './IssuerProof';
+
+const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** The institution the certificate names (the holder's claim), flagged when it is not this one's name. */
+function ClaimedInstitution({ claimed, own }: { claimed: string | undefined; own: string }) {
+  if (!claimed) return <p className="text-muted-foreground">Claimed institution: none</p>;
+  const other = !sameName(claimed, own);
+  return (
+    <p data-testid="request-institution" data-other={other || undefined}>
+      <span className="text-muted-foreground">Claimed institution: </span>
+      <span className="font-medium">{claimed}</span>
+      {other && <span className="font-medium text-amber-800 dark:text-amber-300"> (not your institution’s name: check before confirming)</span>}
+    </p>
+  );
+}
 
 export function RequestsCard({ me }: { me: IssuerView }) {
   const wallet = useWalletSession();
@@ -78,8 +93,9 @@ export function RequestsCard({ me }: { me: IssuerView }) {
                 <div className="flex flex-wrap items-start justify-between gap-2">
                   <div className="min-w-0 text-sm">
                     <p className="font-medium">{r.claims.title ?? 'Certificate'}</p>
+                    <ClaimedInstitution claimed={r.claims.institution_name} own={me.name} />
                     <p className="text-muted-foreground">
-                      {r.claims.program_name} · issued {r.claims.issue_date} · {r.holder_name || 'Unnamed holder'} <span className="font-mono text-xs">({r.holder_wallet.slice(0, 6)}...{r.holder_wallet.slice(-4)})</span>
+                      {r.claims.program_name} · issued {formatDate(r.claims.issue_date)} · {r.holder_name || 'Unnamed holder'} <span className="font-mono text-xs">({r.holder_wallet.slice(0, 6)}...{r.holder_wallet.slice(-4)})</span>
                     </p>
                     <p className="text-muted-foreground">
                       Asked {formatDateTime(r.created_at)} · platform check: <StatusBadge status={r.platform_status} />

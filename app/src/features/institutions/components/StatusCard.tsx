@@ -7,7 +7,7 @@ import { formatDate } from '../../../lib/dates';
 import { toast } from '../../../lib/toast';
 import { trpcClient } from '../../../lib/trpc';
 import { errorMessage, useRefreshInstitution } from '../api';
-import { DomainProof, IssuerStatusBadge, STATUS_TEXT, type IssuerView } from './IssuerProof';
+import { DomainProof, IssuerStatusBadge, statusText, type IssuerView } from './IssuerProof';
 
 export function StatusCard({ me }: { me: IssuerView }) {
   const refresh = useRefreshInstitution();
@@ -25,9 +25,9 @@ export function StatusCard({ me }: { me: IssuerView }) {
       setChecking(false);
     }
   }
-  const s = STATUS_TEXT[me.status] ?? STATUS_TEXT.pending;
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    // Side by side only where the proof card is wide enough for what to publish (a record's value on one line).
+    <div className="grid items-start gap-6 xl:grid-cols-2">
       <Card>
         <CardHeader>
           <CardTitle>
@@ -40,11 +40,7 @@ export function StatusCard({ me }: { me: IssuerView }) {
             <IssuerStatusBadge status={me.status} />
           </p>
           <p className="text-muted-foreground" data-testid="issuer-status-text">
-            {me.status === 'approved' && me.proof.status !== 'proven'
-              ? me.demo
-                ? 'Approved as the demo institution of this local installation: its domain is a reserved example name nobody can prove, so it may issue and confirm here, and verifiers are told the domain is not proven.'
-                : 'Approved, but the domain is not proven at present: verifiers are told so, and issuing and confirming open once it is proven.'
-              : s.text}
+            {statusText(me)}
           </p>
           <p className="break-all font-mono text-xs text-muted-foreground">Authority: {me.authority}</p>
         </CardContent>
