@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import type { Server } from '../src/app';
+import { loadConfig } from '../src/config';
 import { IN_FLIGHT, MAX_BODY_BYTES, RpcGuard, SCAN_METHODS } from '../src/json-rpc/limits';
 import { TOKEN_2022_PROGRAM } from '../src/json-rpc/parse-token';
 import type { AccountReader, ScanPage } from '../src/services/chain/embedded-account-reader';
@@ -354,5 +355,16 @@ describe('requests with calls that read many accounts being answered at once', (
     expect(refusal).toMatchObject({ code: 429, message: `server busy: ${IN_FLIGHT.total} requests to ${SCAN_METHODS.join(', ')} are being answered; try again in 1 second`, data: { retryAfter: 1, scope: 'server' } });
     for (const r of [...held, extra, ...others]) r.release();
     expect(guard.inFlight.stats()).toEqual({ total: 0, keys: 0 });
+  });
+});
+
+describe('configuration of the /rpc limits', () => {
+  it('has defaults, and a value that is not one is refused at start with what to set', () => {
+    expect(loadConfig({}).rpc).toEqual({ answerBytes: 4 * MB, scanPerMin: 60, sendPerMin: 120, simulatePerMin: 300 });
+    expect(loadConfig({ RPC_ANSWER_LIMIT_MB: '0.5', RPC_SEND_RATE_LIMIT_PER_MIN: '10' }).rpc).toMatchObject({ answerBytes: MB / 2, sendPerMin: 10 });
+    expect(() => loadConfig({ RPC_ANSWER_LIMIT_MB: 'lots' })).toThrow('RPC_ANSWER_LIMIT_MB must be a number of megabytes from 0.0625 to 256 (got "lots")');
+    expect(() => loadConfig({ RPC_ANSWER_LIMIT_MB: '0' })).toThrow('RPC_ANSWER_LIMIT_MB must be a number of megabytes from 0.0625 to 256 (got "0")');
+    expect(() => loadConfig({ RPC_SCAN_RATE_LIMIT_PER_MIN: '0' })).toThrow('RPC_SCAN_RATE_LIMIT_PER_MIN must be a positive integer (got "0")');
+    expect(() => loadConfig({ RPC_SIMULATE_RATE_LIMIT_PER_MIN: '1.5' })).toThrow('RPC_SIMULATE_RATE_LIMIT_PER_MIN must be a positive integer (got "1.5")');
   });
 });
