@@ -144,6 +144,13 @@ describe('default limits: the red team’s requests as they were sent', () => {
     expect(ok.json.result.value).toMatchObject({ err: 'AccountNotFound', accounts: [null, null] });
   });
 
+  it('getSupply is summed by the database (not a row per account in memory), the same total', async () => {
+    const rows = await s.server.services.db.selectFrom('chain_account').select('lamports').execute();
+    const total = Number(rows.reduce((n, r) => n + BigInt(r.lamports), 0n));
+    const res = await post(s.url, body('getSupply'), '198.51.100.8');
+    expect(res.json.result.value).toEqual({ circulating: total, nonCirculating: 0, nonCirculatingAccounts: [], total });
+  });
+
   it('a request body over Agave’s 50 KiB is refused with 413 and a JSON-RPC error that says what to do; one of 50 KiB is answered', async () => {
     const ip = '198.51.100.5';
     const padded = (n: number) => JSON.stringify(body('getHealth', [], 'x'.repeat(n)));
