@@ -110,6 +110,21 @@ const envSchema = z
     SIGN_IN_RATE_LIMIT_PER_WALLET: positiveInt('SIGN_IN_RATE_LIMIT_PER_WALLET', 10),
     SIGN_IN_RATE_LIMIT_WINDOW_SEC: positiveInt('SIGN_IN_RATE_LIMIT_WINDOW_SEC', 600),
     API_RATE_LIMIT_PER_MIN: positiveInt('API_RATE_LIMIT_PER_MIN', 60),
+    // The embedded chain's JSON-RPC (json-rpc/limits.ts): what one request may be answered with, and the
+    // pace per client address of the methods that read many accounts, send and simulate.
+    RPC_ANSWER_LIMIT_MB: z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (raw === undefined || raw === '') return 4;
+        const v = Number(raw);
+        if (Number.isFinite(v) && v >= 0.0625 && v <= 256) return v;
+        ctx.addIssue({ code: 'custom', message: `RPC_ANSWER_LIMIT_MB must be a number of megabytes from 0.0625 to 256 (got "${raw}")` });
+        return z.NEVER;
+      }),
+    RPC_SCAN_RATE_LIMIT_PER_MIN: positiveInt('RPC_SCAN_RATE_LIMIT_PER_MIN', 60),
+    RPC_SEND_RATE_LIMIT_PER_MIN: positiveInt('RPC_SEND_RATE_LIMIT_PER_MIN', 120),
+    RPC_SIMULATE_RATE_LIMIT_PER_MIN: positiveInt('RPC_SIMULATE_RATE_LIMIT_PER_MIN', 300),
     // Institutions (services/issuers, services/operator): who is an operator, how domains are proven,
     // and the pace of issuer and operator actions per wallet (per SIGN_IN_RATE_LIMIT_WINDOW_SEC).
     ATTESTA_OPERATOR_WALLETS: z
@@ -218,6 +233,13 @@ export interface PermanentConfig {
   arweaveGatewayUrl?: string;
 }
 
+export interface RpcLimits {
+  answerBytes: number;
+  scanPerMin: number;
+  sendPerMin: number;
+  simulatePerMin: number;
+}
+
 export interface SignInLimits {
   /** Nonce requests, and separately sign-in submissions, per client address per window. */
   perIp: number;
@@ -268,6 +290,12 @@ export interface Config {
     /** TCP connections open at once per client address (IPv6: its /64) connecting directly, not through a trusted proxy. */
     connectionsPerIp: number;
   };
+  /**
+   * The embedded chain's JSON-RPC (`/rpc`, json-rpc/limits.ts): the most JSON one request (a batch
+   * counts as one) is answered with, and calls per minute per client address of the methods that read
+   * many accounts (`scanPerMin`), of sendTransaction and of simulateTransaction.
+   */
+  rpc: RpcLimits;
   storage: StorageConfig;
   permanent: PermanentConfig;
   support: SupportConfig;
@@ -331,6 +359,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signIn: { perIp: e.SIGN_IN_RATE_LIMIT_PER_IP, perWallet: e.SIGN_IN_RATE_LIMIT_PER_WALLET, windowMs: e.SIGN_IN_RATE_LIMIT_WINDOW_SEC * 1000 },
       apiPerMin: e.API_RATE_LIMIT_PER_MIN,
       connectionsPerIp: e.CONNECTION_LIMIT_PER_IP,
+    },
+    rpc: {
+      answerBytes: Math.round(e.RPC_ANSWER_LIMIT_MB * 1024 * 1024),
+      scanPerMin: e.RPC_SCAN_RATE_LIMIT_PER_MIN,
+      sendPerMin: e.RPC_SEND_RATE_LIMIT_PER_MIN,
+      simulatePerMin: e.RPC_SIMULATE_RATE_LIMIT_PER_MIN,
     },
     storage: {
       dataDir,

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Keypair, type PublicKey } from '@solana/web3.js';
-import { CertificateStatus } from '../../shared/program/codec';
+import { CERTIFICATE_DISCRIMINATOR, CertificateStatus, decodeCertificate } from '../../shared/program/codec';
 import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { openDatabase, type Db } from '../src/db';
 import { EmbeddedChain } from '../src/services/chain/embedded';
@@ -82,5 +82,38 @@ describe('embedded chain: a bounded working set', () => {
     // And a transaction on an account never loaded since the restart sees its state.
     await o.chain.recordVerification({ hash: hashOf(1), verified: false, reasonCode: 1 }, { kind: 'record_verification' });
     expect((await o.chain.readCertificate(hashOf(1)))?.status).toBe(CertificateStatus.Rejected);
+  });
+
+  // JSON-RPC getProgramAccounts reads an owner's accounts from the database a page at a time; the
+  // accounts the chain is ahead on (written in a caller's DB transaction not committed yet) are read from
+  // LiteSVM instead and merged in key order, each once, whatever their committed row says (or lacks).
+  it('a scan while a caller’s DB transaction is open has the accounts the chain is ahead on, at their state, in key order, once each', async () => {
+    const o = await openChain(tmpDataDir(), WORKING_SET);
+    opened.push(o);
+    const { db, chain } = o;
+    // As getProgramAccounts does: what the database checked is checked again on what comes back.
+    const isRecord = (d: Uint8Array) => CERTIFICATE_DISCRIMINATOR.every((b, i) => d[i] === b);
+    const scan = async () => {
+      const out = [];
+      for await (const a of chain.scanOwnedBy(CERTIFICATES_PROGRAM_ID, { bytes: [{ offset: 0, bytes: CERTIFICATE_DISCRIMINATOR }] })) if (isRecord(a.data)) out.push(a);
+      return out;
+    };
+    for (let k = 0; k < 12; k++) await chain.anchorCertificate({ hash: hashOf(100 + k), holder: holders[k] }, { kind: 'anchor' });
+    const before = await scan();
+    expect(before).toHaveLength(12);
+    const keys = before.map((a) => a.pubkey);
+    expect(keys).toEqual([...keys].sort((a, b) => (a < b ? -1 : 1)));
+
+    await db.transaction().execute(async (trx) => {
+      await chain.anchorCertificate({ hash: hashOf(200), holder: holders[20] }, { kind: 'anchor', db: trx });
+      await chain.recordVerification({ hash: hashOf(105), verified: true, reasonCode: 0 }, { kind: 'record_verification', db: trx });
+      const added = chain.certificateAddress(hashOf(200)).toBase58();
+      const verified = chain.certificateAddress(hashOf(105)).toBase58();
+      // The new record has no committed row yet (the scan's reader sees committed rows only).
+      const during = await scan();
+      expect(during.map((a) => a.pubkey)).toEqual([...keys, added].sort((a, b) => (a < b ? -1 : 1)));
+      expect(decodeCertificate(during.find((a) => a.pubkey === verified)!.data).status).toBe(CertificateStatus.Verified);
+    });
+    expect(await scan()).toHaveLength(13);
   });
 });

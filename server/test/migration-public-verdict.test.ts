@@ -2,8 +2,9 @@
 // certificates that exist when it runs are marked for the verdict store to compute, and its triggers
 // take a stored verdict away (and mark it) when a row it was made of changes — here without a chain or
 // a server, on the tables alone. Migration 2026-11-25T0000-verdict-words: verdicts stored before it
-// (without reason_text and the platform_verified note) are taken away and computed again. The store
-// itself: verdict-store.test.ts.
+// (without reason_text and the platform_verified note) are taken away and computed again. Migration
+// 2026-11-28T0100-verdict-account-reads: a chain account's lamports changing takes nothing away. The
+// store itself: verdict-store.test.ts.
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src/db';
@@ -101,5 +102,49 @@ describe(`migration verdict-words (${testDbKind()})`, () => {
     open.push(db);
     expect(await storedFor(db)).toEqual([]);
     expect(await dirty(db)).toEqual([sha(1), sha(2), sha(3), sha(9)]);
+  });
+});
+
+describe(`migration verdict-account-reads (${testDbKind()})`, () => {
+  it('a chain account whose lamports (or timestamps) change leaves the verdicts that read it; a change of its owner or data, or its going, takes them away', async () => {
+    const dir = tmpDataDir();
+    dirs.push(dir);
+    const target = (await testConfig(dir)).database;
+    const db = (await openDatabase(target)).db;
+    open.push(db);
+    await db.insertInto('user').values({ id: 'u1', wallet_address: 'wallet-u1', full_name: 'Ada Lovelace', email: null, profile_image_key: null, profile_image_url: null, created_at: at, updated_at: at }).execute();
+    await db.insertInto('certificate').values([certificate(1), certificate(2)]).execute();
+    const account = (pubkey: string, o: { lamports?: string; data?: number[]; owner?: string } = {}) => ({
+      pubkey, owner: o.owner ?? 'program', lamports: o.lamports ?? '1000', data: Buffer.from(o.data ?? [1, 2, 3]), executable: 0, rent_epoch: '0', updated_at: at,
+    });
+    await db.insertInto('chain_account').values([account('record1'), account('issuer-account-inst')]).execute();
+    const reset = async () => {
+      await db.deleteFrom('public_verdict').execute();
+      await db.deleteFrom('public_verdict_dirty').execute();
+      await db.insertInto('public_verdict').values([stored(1), stored(2, { issuer: 'inst' })]).execute();
+    };
+    // As the embedded chain writes an account: insert, or on conflict every column (embedded.ts persistAccounts).
+    const write = (row: ReturnType<typeof account>) =>
+      db
+        .insertInto('chain_account')
+        .values(row)
+        .onConflict((c) => c.column('pubkey').doUpdateSet((eb) => ({ owner: eb.ref('excluded.owner'), lamports: eb.ref('excluded.lamports'), data: eb.ref('excluded.data'), updated_at: eb.ref('excluded.updated_at') })))
+        .execute();
+    const changes: [string, () => Promise<unknown>, string[]][] = [
+      ['lamports credited to the record (1 lamport)', () => write({ ...account('record1', { lamports: '1001' }), updated_at: '2026-02-01T00:00:00.000Z' }), []],
+      ["lamports credited to the institution's account", () => write(account('issuer-account-inst', { lamports: '5000' })), []],
+      ['the record rewritten as it is', () => write(account('record1', { lamports: '1001' })), []],
+      ['an update of lamports alone', () => db.updateTable('chain_account').set({ lamports: '7' }).where('pubkey', '=', 'record1').execute(), []],
+      ["the record's data", () => write(account('record1', { lamports: '1001', data: [1, 2, 4] })), [sha(1)]],
+      ["the institution's data", () => db.updateTable('chain_account').set({ data: Buffer.from([9]) }).where('pubkey', '=', 'issuer-account-inst').execute(), [sha(2)]],
+      ["the record's owner", () => write(account('record1', { lamports: '1001', data: [1, 2, 4], owner: 'another-program' })), [sha(1)]],
+      ['the record going', () => db.deleteFrom('chain_account').where('pubkey', '=', 'record1').execute(), [sha(1)]],
+      ['the record coming back', () => write(account('record1')), [sha(1)]],
+    ];
+    for (const [what, change, forgotten] of changes) {
+      await reset();
+      await change();
+      expect({ what, dirty: await dirty(db), stored: await storedFor(db) }).toEqual({ what, dirty: forgotten, stored: [sha(1), sha(2)].filter((s) => !forgotten.includes(s)) });
+    }
   });
 });

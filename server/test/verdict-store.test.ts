@@ -187,11 +187,42 @@ describe('stored public verdicts', () => {
     expect(await rowOf()).toEqual(before);
     expect(await isDirty(sha)).toBe(false);
     expect(await stored(sha)).toBe(await fresh(sha));
-    // A transfer that does change it (lamports in) is written, and the verdict computed again.
-    await send(conn, stranger, SystemProgram.transfer({ fromPubkey: stranger.publicKey, toPubkey: record, lamports: 1_000 }));
-    expect((await rowOf()).lamports).toBe(String(BigInt(before.lamports) + 1_000n));
-    await expectCurrent(sha);
   }, 60_000);
+
+  // The same attack, paying for it: a transfer of 1 lamport to twenty records really changes them (anyone
+  // may credit any account), so they are written, and the triggers on chain_account took their stored
+  // verdicts away. A verdict reads a record's owner and data, never its lamports: a change of lamports
+  // alone leaves the stored verdict (the same row, computed at the same time); a change of its data
+  // takes it away, as before.
+  it('lamports sent to records (1 each, over /rpc) leave their stored verdicts; a change of the data takes them away', async () => {
+    const { db, chain } = server.services;
+    const certs = [await holderWithCertificate(server, 'Bachelor of Music'), await holderWithCertificate(server, 'Master of Music')];
+    const shas = certs.map((c) => c.row.sha256);
+    for (const sha of shas) await expectCurrent(sha);
+    const storedRow = (sha: string) => db.selectFrom('public_verdict').select(['body', 'computed_at']).where('sha256', '=', sha).executeTakeFirst();
+    const rowsBefore = await Promise.all(shas.map(storedRow));
+    const records = certs.map((c) => chain.certificateAddress(c.hash));
+    const lamportsOf = async (k: typeof records[number]) => (await db.selectFrom('chain_account').select('lamports').where('pubkey', '=', k.toBase58()).executeTakeFirstOrThrow()).lamports;
+    const before = await Promise.all(records.map(lamportsOf));
+    const stranger = Keypair.generate();
+    await fund(conn, stranger);
+    await send(conn, stranger, records.map((r) => SystemProgram.transfer({ fromPubkey: stranger.publicKey, toPubkey: r, lamports: 1 })));
+    await server.chainSync.idle();
+    // Really changed and written (lamports), and nothing a verdict reads: each stored verdict stays, as stored.
+    expect(await Promise.all(records.map(lamportsOf))).toEqual(before.map((l) => String(BigInt(l) + 1n)));
+    for (const sha of shas) expect(await isDirty(sha)).toBe(false);
+    expect(await Promise.all(shas.map(storedRow))).toEqual(rowsBefore);
+    for (const sha of shas) expect(await stored(sha)).toBe(await fresh(sha));
+
+    // The holder asks the institution to confirm (over /rpc): the record's data changes, its verdict goes.
+    const [h] = certs;
+    await fund(conn, h.holder);
+    await send(conn, h.holder, requestConfirmationIx(programId, { hash: h.hash, holder: h.holder.publicKey, issuerAuthority: institution.publicKey }));
+    await expectForgotten(h.row.sha256);
+    expect((await expectCurrent(h.row.sha256)).confirmation_requested_from.name).toBe(INSTITUTION);
+    // The other record was not touched: its verdict is still the one stored before.
+    expect(await storedRow(shas[1])).toEqual(rowsBefore[1]);
+  }, 90_000);
 
   // A revoked record stays revoked past its expiry: its verdict waits for nothing. With the expiry kept,
   // the store found it expired at every refresh from then on and computed it again, forever (and a

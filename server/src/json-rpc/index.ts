@@ -1,12 +1,18 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../services';
 import { RpcCode, RpcError } from './errors';
-import { createMethods, RENT_EPOCH_SENTINEL, type CallContext, type Method } from './methods';
+import { MAX_BATCH, MAX_BODY_BYTES, RpcGuard, type RequestLimits } from './limits';
+import { createMethods, RENT_EPOCH_SENTINEL, type Method } from './methods';
 import { registerPubSub } from './websocket';
 
-const MAX_BODY_BYTES = 1024 * 1024;
-const MAX_BATCH = 100;
 const U64_MAX = '18446744073709551615';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The /rpc requests holding an in-flight slot now, in all and by how many client addresses (registerJsonRpc; tests). */
+    rpcInFlight?: () => { total: number; keys: number };
+  }
+}
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -34,6 +40,8 @@ export async function registerJsonRpc(app: FastifyInstance, svc: Services): Prom
     return;
   }
   const { methods, encodeAccount } = createMethods(svc);
+  const guard = new RpcGuard(svc.config.rpc);
+  app.decorate('rpcInFlight', () => guard.inFlight.stats());
   // PubSub on the same path (ws://host/rpc); clients pass it as web3.js's `wsEndpoint`.
   registerPubSub(app, svc.chain, { encodeAccount, path: '/rpc', rentEpochSentinel: RENT_EPOCH_SENTINEL, trustProxy: svc.config.trustProxy });
 
@@ -46,8 +54,17 @@ export async function registerJsonRpc(app: FastifyInstance, svc: Services): Prom
     scope.get('/rpc', async (_req, reply) =>
       reply.code(405).headers({ ...CORS, allow: 'POST, OPTIONS' }).type('text/plain').send('Used HTTP Method is not allowed. POST or OPTIONS is required'),
     );
+    // Over Agave's body limit: its 413, with a JSON-RPC error that says what to do.
+    scope.setErrorHandler((err: Error & { statusCode?: number; code?: string }, _req, reply) => {
+      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
+        return send(reply, errorReply(null, RpcCode.InvalidRequest, `Request too large: this node accepts at most ${MAX_BODY_BYTES / 1024} KB a request (as a Solana validator); send fewer calls per batch`), 413);
+      }
+      throw err;
+    });
     scope.post('/rpc', async (req, reply) => {
-      const call: CallContext = { ip: req.ip }; // honours TRUST_PROXY
+      const limits = guard.request(req.ip); // req.ip honours TRUST_PROXY
+      // The in-flight slot is held until the answer has gone out (or the client went away).
+      reply.raw.once('close', limits.release);
       let body: unknown;
       try {
         body = JSON.parse(typeof req.body === 'string' ? req.body : '');
@@ -57,32 +74,62 @@ export async function registerJsonRpc(app: FastifyInstance, svc: Services): Prom
       if (Array.isArray(body)) {
         if (body.length === 0) return send(reply, errorReply(null, RpcCode.InvalidRequest, 'Invalid request'));
         if (body.length > MAX_BATCH) return send(reply, errorReply(null, RpcCode.InvalidRequest, `Invalid request: batch of ${body.length} exceeds ${MAX_BATCH}`));
-        const out: Reply[] = [];
-        // In order, one at a time: later calls in a batch see earlier writes, as on a single node.
+        const out: string[] = [];
+        // In order, one at a time: later calls in a batch see earlier writes, as on a single node. They
+        // share one answer budget: past it each call is answered with the error, built no further.
         for (const r of body) {
-          const res = await handle(methods, r, call);
-          if (res) out.push(res);
+          const res = await handle(methods, r, req.ip, limits);
+          if (res) out.push(res.text);
         }
-        return out.length ? send(reply, out) : reply.code(200).headers(CORS).send();
+        return out.length ? sendText(reply, `[${out.join(',')}]`) : reply.code(200).headers(CORS).send();
       }
-      const res = await handle(methods, body, call);
+      const res = await handle(methods, body, req.ip, limits);
+      if (!res) return reply.code(200).headers(CORS).send();
       // A rate-limited call alone is answered as Solana's public RPC does: HTTP 429 (web3.js backs off
       // and retries, then reports "429 Too Many Requests: …") with Retry-After. In a batch it is that
       // element's error and the batch stays 200.
-      const retry = (res?.error?.data as { retryAfter?: unknown } | undefined)?.retryAfter;
-      if (res?.error?.code === RpcCode.TooManyRequests) return send(reply, res, 429, typeof retry === 'number' ? { 'retry-after': String(retry), 'access-control-expose-headers': 'retry-after' } : {});
-      return res ? send(reply, res) : reply.code(200).headers(CORS).send();
+      const retry = (res.reply.error?.data as { retryAfter?: unknown } | undefined)?.retryAfter;
+      if (res.reply.error?.code === RpcCode.TooManyRequests)
+        return sendText(reply, res.text, 429, typeof retry === 'number' ? { 'retry-after': String(retry), 'access-control-expose-headers': 'retry-after' } : {});
+      return sendText(reply, res.text);
     });
   });
 }
 
+/** One reply as it goes out: rentEpoch of rent-exempt accounts is u64::MAX, which a JS number cannot hold, so it is emitted literally. */
+const serialize = (payload: Reply | Reply[]) => JSON.stringify(payload).replaceAll(`"${RENT_EPOCH_SENTINEL}"`, U64_MAX);
+
 function send(reply: FastifyReply, payload: Reply | Reply[], status = 200, headers: Record<string, string> = {}) {
-  // rentEpoch of rent-exempt accounts is u64::MAX, which a JS number cannot hold: emit it literally.
-  const text = JSON.stringify(payload).replaceAll(`"${RENT_EPOCH_SENTINEL}"`, U64_MAX);
+  return sendText(reply, serialize(payload), status, headers);
+}
+
+function sendText(reply: FastifyReply, text: string, status = 200, headers: Record<string, string> = {}) {
   return reply.code(status).headers({ ...CORS, ...headers }).type('application/json; charset=utf-8').send(text);
 }
 
-async function handle(methods: Record<string, Method>, req: unknown, call: CallContext): Promise<Reply | null> {
+/**
+ * One call, answered and serialized: its reply is charged to the request's answer budget (a reply
+ * that does not fit is replaced by the budget's error; errors are always sent).
+ */
+async function handle(methods: Record<string, Method>, req: unknown, ip: string, limits: RequestLimits): Promise<{ reply: Reply; text: string } | null> {
+  const budget = limits.budget;
+  const before = budget.used;
+  const reply = await call(methods, req, ip, limits);
+  if (!reply) return null;
+  let text = serialize(reply);
+  budget.used = before; // what the method counted while building is replaced by what it built
+  if (reply.result !== undefined) {
+    try {
+      budget.charge(text.length + 1);
+    } catch (e) {
+      const refusal = errorReply(reply.id, (e as RpcError).code, (e as RpcError).message, (e as RpcError).data);
+      return { reply: refusal, text: (text = serialize(refusal)) };
+    }
+  } else budget.used += text.length + 1;
+  return { reply, text };
+}
+
+async function call(methods: Record<string, Method>, req: unknown, ip: string, limits: RequestLimits): Promise<Reply | null> {
   if (typeof req !== 'object' || req === null || Array.isArray(req)) return errorReply(null, RpcCode.InvalidRequest, 'Invalid request');
   const r = req as Record<string, unknown>;
   const hasId = 'id' in r;
@@ -97,7 +144,9 @@ async function handle(methods: Record<string, Method>, req: unknown, call: CallC
     return hasId ? errorReply(rid, RpcCode.InvalidParams, 'Invalid params: invalid type: map, expected a sequence.') : null;
   }
   try {
-    const result = await method((r.params as unknown[] | undefined) ?? [], call);
+    // Its pace (and, for a call that reads many accounts, an in-flight slot) before anything runs.
+    limits.admit(r.method);
+    const result = await method((r.params as unknown[] | undefined) ?? [], { ip, budget: limits.budget });
     return hasId ? { jsonrpc: '2.0', result, id: rid } : null;
   } catch (e) {
     if (!hasId) return null;

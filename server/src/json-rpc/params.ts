@@ -1,6 +1,7 @@
 import { PublicKey, Transaction } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { invalidParams, RpcCode, RpcError } from './errors';
+import type { RowMatch } from '../services/chain/embedded-account-reader';
 import { tokenAccountMint } from './parse-token';
 
 // Parameters of the JSON-RPC methods, checked as Agave's deserializers check them: the same
@@ -107,13 +108,19 @@ export function safeJson(s: string): unknown {
   }
 }
 
-/** One getProgramAccounts filter (Agave's RpcFilterType) → a predicate on account data. */
-export function filterCheck(f: unknown): (data: Uint8Array) => boolean {
+/** One getProgramAccounts filter (Agave's RpcFilterType), parsed: its check of account data, and what the database can check of it. */
+export interface Filter {
+  test(data: Uint8Array): boolean;
+  dataSize?: number;
+  memcmp?: { offset: number; bytes: Uint8Array };
+}
+
+export function parseFilter(f: unknown): Filter {
   if (!isObj(f)) throw invalidParams('Invalid params: invalid filter.');
   if ('dataSize' in f) {
     if (typeof f.dataSize !== 'number' || !Number.isInteger(f.dataSize) || f.dataSize < 0) throw invalidParams('Invalid params: dataSize must be a u64.');
     const n = f.dataSize;
-    return (d) => d.length === n;
+    return { test: (d) => d.length === n, dataSize: n };
   }
   if ('memcmp' in f) {
     const m = f.memcmp;
@@ -132,8 +139,20 @@ export function filterCheck(f: unknown): (data: Uint8Array) => boolean {
     } else throw invalidParams(`Invalid params: unknown memcmp encoding \`${String(enc)}\`.`);
     if (bytes.length > 128) throw invalidParams('Encoded binary (base 58) data should be less than 128 bytes');
     const off = m.offset;
-    return (d) => d.length >= off + bytes.length && bytes.every((b, i) => d[off + i] === b);
+    // An account's data is at most 10 MiB: an offset past it matches nothing (and stays a small SQL integer).
+    if (off > 10 * 1024 * 1024) return { test: () => false, dataSize: -1 };
+    return { test: (d) => d.length >= off + bytes.length && bytes.every((b, i) => d[off + i] === b), memcmp: { offset: off, bytes } };
   }
-  if ('tokenAccountState' in f) return (d) => tokenAccountMint(d) !== null; // Account::valid_account_data
+  if ('tokenAccountState' in f) return { test: (d) => tokenAccountMint(d) !== null }; // Account::valid_account_data
   throw invalidParams('Invalid params: unknown filter; expected dataSize, memcmp or tokenAccountState.');
+}
+
+/** What the database checks of the filters before reading an account (the same checks, in SQL). */
+export function rowMatchOf(filters: Filter[]): RowMatch {
+  const sizes = filters.filter((f) => f.dataSize !== undefined).map((f) => f.dataSize!);
+  return {
+    // Two different sizes match nothing; -1 is no size at all.
+    dataSize: sizes.length ? (sizes.every((n) => n === sizes[0]) ? sizes[0] : -1) : undefined,
+    bytes: filters.flatMap((f) => (f.memcmp ? [f.memcmp] : [])),
+  };
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Message } from '@solana/web3.js';
 import bs58 from 'bs58';
+import { sql } from 'kysely';
+import { isPostgres } from '../../db/dialect';
 import { RpcCode, RpcError, invalidParams } from '../errors';
 import { messageFee } from '../journal';
 import { configParam, tooMany, u64Param } from '../params';
@@ -95,9 +97,14 @@ export function clusterMethods(env: RpcEnv): Record<string, Method> {
     },
     async getSupply(params) {
       const cfg = configParam(params[0], ['commitment', 'excludeNonCirculatingAccountsList']);
-      const rows = await db.selectFrom('chain_account').select('lamports').execute();
-      const total = rows.reduce((n, r) => n + BigInt(r.lamports), 0n);
-      return wrap(cfg, { circulating: Number(total), nonCirculating: 0, nonCirculatingAccounts: [], total: Number(total) });
+      // Summed by the database (a row per account would be a million objects at scale).
+      const isPg = isPostgres(db);
+      const r = await db
+        .selectFrom('chain_account')
+        .select(sql<string | number | null>`sum(cast(lamports as ${sql.raw(isPg ? 'numeric' : 'integer')}))`.as('total'))
+        .executeTakeFirstOrThrow();
+      const total = Number(r.total ?? 0);
+      return wrap(cfg, { circulating: total, nonCirculating: 0, nonCirculatingAccounts: [], total });
     },
     async getBlockTime(params) {
       tooMany(params, 1);

@@ -4,6 +4,7 @@ import type { Services } from '../../services';
 import type { EmbeddedChain } from '../../services/chain/embedded';
 import type { AccountSnapshot } from '../../services/chain/types';
 import { invalidParams, RpcCode, RpcError } from '../errors';
+import type { AnswerBudget } from '../limits';
 import { isObj, safeJson, type Params } from '../params';
 import { isTokenProgram, mintDataFor, parseTokenAccountData, readMint, type MintData } from '../parse-token';
 
@@ -20,13 +21,22 @@ export const BLOCKHASH_VALIDITY = 150;
 export const RENT_EPOCH_SENTINEL = '__u64_max_rent_epoch__';
 export const ACCOUNT_CONFIG = ['commitment', 'encoding', 'dataSlice', 'minContextSlot'];
 
-/** Who is calling: the client address (fastify's req.ip, which honours TRUST_PROXY). */
+/** Who is calling: the client address (fastify's req.ip, which honours TRUST_PROXY), and what is left of its request's answer budget. */
 export interface CallContext {
   ip: string;
+  budget: AnswerBudget;
 }
 export type Method = (params: Params, ctx: CallContext) => Promise<unknown>;
 
 export type RpcEnv = ReturnType<typeof createRpcEnv>;
+
+/** The least an account's data takes in the answer (base64 of what dataSlice leaves; jsonParsed: the raw size). */
+function encodedDataLength(acc: AccountSnapshot, cfg: Record<string, unknown>): number {
+  const slice = cfg.dataSlice;
+  let n = acc.data.length;
+  if (isObj(slice) && typeof slice.offset === 'number' && typeof slice.length === 'number') n = Math.max(0, Math.min(slice.offset + slice.length, n) - Math.min(slice.offset, n));
+  return cfg.encoding === 'jsonParsed' ? n : Math.ceil(n / 3) * 4;
+}
 
 export function createRpcEnv(svc: Services) {
   const chain = svc.chain as unknown as EmbeddedChain;
@@ -91,9 +101,14 @@ export function createRpcEnv(svc: Services) {
   }
 
   const account = (k: PublicKey) => chain.getAccountInfo(k);
-  /** encodeAccount, with a token account's mint looked up for jsonParsed (`read` defaults to the chain). */
-  const encode = async (acc: AccountSnapshot | null, cfg: Record<string, unknown>, read = account) =>
-    encodeAccount(acc, cfg, acc && cfg.encoding === 'jsonParsed' && isTokenProgram(acc.owner) ? await mintDataFor(acc.data, read) : null);
+  /**
+   * encodeAccount, with a token account's mint looked up for jsonParsed (`read` defaults to the chain).
+   * With a budget, an account whose encoded data alone could not fit is refused before it is encoded.
+   */
+  const encode = async (acc: AccountSnapshot | null, cfg: Record<string, unknown>, read = account, budget?: AnswerBudget) => {
+    if (acc && budget) budget.expect(encodedDataLength(acc, cfg));
+    return encodeAccount(acc, cfg, acc && cfg.encoding === 'jsonParsed' && isTokenProgram(acc.owner) ? await mintDataFor(acc.data, read) : null);
+  };
   const parsed = (e: ReturnType<typeof encodeAccount>) => !Array.isArray(e?.data); // get_parsed_token_accounts leaves out the others
   const mintFor = (k: PublicKey) => readMint(k, account);
 

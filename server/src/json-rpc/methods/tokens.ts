@@ -4,11 +4,15 @@ import { accountConfig, configParam, isObj, pubkeyParam, tooMany } from '../para
 import { isTokenAccountData, isTokenProgram, mintOrThrow, tokenAccountOrThrow, tokenAmount, unpackTokenAccount } from '../parse-token';
 import { ACCOUNT_CONFIG, type Method, type RpcEnv } from './env';
 
+/** getTokenLargestAccounts answers this many (Agave's NUM_LARGEST_ACCOUNTS). */
+const LARGEST_ACCOUNTS = 20;
+type Holder = { address: PublicKey; amount: bigint };
+
 /** SPL Token and Token-2022: accounts by owner, supplies, balances, largest holders. */
 export function tokenMethods(env: RpcEnv): Record<string, Method> {
   const { chain, context, wrap, account, encode, parsed, mintFor } = env;
   return {
-    async getTokenAccountsByOwner(params) {
+    async getTokenAccountsByOwner(params, call) {
       tooMany(params, 3);
       const owner = pubkeyParam(params[0]);
       const sel = params[1];
@@ -20,14 +24,16 @@ export function tokenMethods(env: RpcEnv): Record<string, Method> {
       if (!isTokenProgram(program)) throw invalidParams(mint ? 'Invalid param: not a Token mint' : 'Invalid param: unrecognized Token program id');
       const ctx = await context(cfg);
       const out = [];
-      for (const acc of await chain.accountsOwnedBy(new PublicKey(program))) {
-        // Token account: mint(0..32) owner(32..64).
+      // Token account: mint(0..32) owner(32..64). The owner's accounts only (the database's index of
+      // token accounts by owner, as a validator's spl-token-owner index), read until the answer is full.
+      const match = { bytes: [{ offset: 32, bytes: owner.toBytes() }, ...(mint ? [{ offset: 0, bytes: mint.toBytes() }] : [])] };
+      for await (const acc of chain.scanOwnedBy(new PublicKey(program), match)) {
         if (!isTokenAccountData(program, acc.data)) continue;
         if (!Buffer.from(acc.data.subarray(32, 64)).equals(owner.toBuffer())) continue;
         if (mint && !Buffer.from(acc.data.subarray(0, 32)).equals(mint.toBuffer())) continue;
-        const encoded = await encode(acc, cfg);
+        const encoded = await encode(acc, cfg, account, call.budget);
         if (cfg.encoding === 'jsonParsed' && !parsed(encoded)) continue;
-        out.push({ account: encoded, pubkey: acc.pubkey });
+        out.push(call.budget.add({ account: encoded, pubkey: acc.pubkey }));
       }
       return { context: ctx, value: out };
     },
@@ -51,15 +57,21 @@ export function tokenMethods(env: RpcEnv): Record<string, Method> {
       const cfg = configParam(params[1], ['commitment']);
       const { owner, decimals } = await mintFor(mint);
       if (!isTokenProgram(owner)) throw invalidParams('Invalid param: not a Token mint');
-      const holders: { address: PublicKey; amount: bigint }[] = [];
-      for (const a of await chain.accountsOwnedBy(new PublicKey(owner))) {
+      // Largest first; equal amounts by address bytes, also descending (the validator's heap of (amount, address)).
+      const order = (x: Holder, y: Holder) => (y.amount > x.amount ? 1 : y.amount < x.amount ? -1 : Buffer.compare(y.address.toBuffer(), x.address.toBuffer()));
+      // The mint's accounts only (indexed by their first bytes), keeping the largest 20 as they are read.
+      const holders: Holder[] = [];
+      for await (const a of chain.scanOwnedBy(new PublicKey(owner), { bytes: [{ offset: 0, bytes: mint.toBytes() }] })) {
         if (!isTokenAccountData(owner, a.data)) continue;
         if (!Buffer.from(a.data.subarray(0, 32)).equals(mint.toBuffer())) continue;
         holders.push({ address: new PublicKey(a.pubkey), amount: unpackTokenAccount(a.data)?.amount ?? 0n });
+        if (holders.length > LARGEST_ACCOUNTS) {
+          holders.sort(order);
+          holders.length = LARGEST_ACCOUNTS;
+        }
       }
-      // Largest first; equal amounts by address bytes, also descending (the validator's heap of (amount, address)).
-      holders.sort((x, y) => (y.amount > x.amount ? 1 : y.amount < x.amount ? -1 : Buffer.compare(y.address.toBuffer(), x.address.toBuffer())));
-      return wrap(cfg, holders.slice(0, 20).map((h) => ({ address: h.address.toBase58(), ...tokenAmount(h.amount, decimals) })));
+      holders.sort(order);
+      return wrap(cfg, holders.slice(0, LARGEST_ACCOUNTS).map((h) => ({ address: h.address.toBase58(), ...tokenAmount(h.amount, decimals) })));
     },
   };
 }

@@ -5,7 +5,7 @@ import { ChainError, type AccountSnapshot } from '../../services/chain/types';
 import { invalidParams, RpcCode, RpcError, transactionError } from '../errors';
 import { AIRDROP_LIMITS, AirdropLimiter, clientKey, sol } from '../faucet';
 import { LAMPORTS_PER_SIGNATURE } from '../journal';
-import { configParam, decodeTransaction, isObj, pubkeyParam, safeJson, signatureParam, tooMany, u64Param, type Params } from '../params';
+import { accountConfig, configParam, decodeTransaction, isObj, pubkeyParam, safeJson, signatureParam, tooMany, u64Param, type Params } from '../params';
 import { BLOCKHASH_VALIDITY, type Method, type RpcEnv } from './env';
 
 const MAX_SIGNATURE_STATUSES = 256;
@@ -176,33 +176,47 @@ export function transactionMethods(env: RpcEnv): Record<string, Method> {
         return { blockTime: r.block_time, confirmationStatus: 'finalized', err: st ? errJson(st) : r.err ? safeJson(r.err) : null, memo: null, signature: r.signature, slot: r.slot };
       });
     },
-    async simulateTransaction(params) {
+    async simulateTransaction(params, call) {
       tooMany(params, 2);
       const cfg = configParam(params[1], ['sigVerify', 'replaceRecentBlockhash', 'commitment', 'encoding', 'accounts', 'minContextSlot', 'innerInstructions']);
       if (cfg.sigVerify && cfg.replaceRecentBlockhash) throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
       const { bytes, tx } = decodeTransaction(params[0], cfg.encoding);
+      // Agave's checks of `accounts`, before anything runs: no base58, and no more addresses than the
+      // transaction's own account keys (the same built-in program 150 times asked for 21 MB).
+      const ac = cfg.accounts;
+      let addresses: PublicKey[] | null = null;
+      let accountsEncoding = 'base64';
+      if (ac !== undefined && ac !== null) {
+        if (!isObj(ac) || !Array.isArray(ac.addresses)) throw invalidParams('Invalid params: accounts must be {addresses, encoding}.');
+        accountsEncoding = (ac.encoding as string | undefined) ?? 'base64';
+        if (accountsEncoding === 'binary' || accountsEncoding === 'base58') throw invalidParams('base58 encoding not supported');
+        accountConfig({ encoding: accountsEncoding }, ['encoding']);
+        const max = tx.compileMessage().accountKeys.length;
+        if (ac.addresses.length > max) throw invalidParams(`Too many accounts provided; max ${max}`);
+        addresses = ac.addresses.map(pubkeyParam);
+      }
       const ctx = await context(cfg);
       // A validator's simulation checks its status cache: a landed transaction is not run again. With
       // sigVerify the signature binds the message, so the landed signature identifies it.
       if (cfg.sigVerify === true && tx.signature && tx.verifySignatures(true) && (await landed(bs58.encode(tx.signature)))) {
-        const ac = cfg.accounts;
         // Nothing ran, so there is no post-simulation state: each requested account is null.
-        const accounts = isObj(ac) && Array.isArray(ac.addresses) ? ac.addresses.map(pubkeyParam).map(() => null) : null;
+        const accounts = addresses ? addresses.map(() => null) : null;
         return { context: ctx, value: { accounts, err: 'AlreadyProcessed', innerInstructions: null, logs: [], replacementBlockhash: null, returnData: null, unitsConsumed: 0 } };
       }
       const sim = await chain.simulateWire(bytes, { sigVerify: cfg.sigVerify === true, replaceRecentBlockhash: cfg.replaceRecentBlockhash === true });
-      let accounts: unknown = null;
-      if (cfg.accounts !== undefined && cfg.accounts !== null) {
-        const ac = cfg.accounts;
-        if (!isObj(ac) || !Array.isArray(ac.addresses)) throw invalidParams('Invalid params: accounts must be {addresses, encoding}.');
+      let accounts: unknown[] | null = null;
+      if (addresses) {
         const post = new Map((sim.postAccounts ?? []).map((a) => [String(a.address), a]));
         // The state after the simulation (a token account's mint too), else the chain's.
         const read = async (addr: PublicKey): Promise<AccountSnapshot | null> => {
           const p = post.get(addr.toBase58());
           return p ? { pubkey: addr.toBase58(), owner: String(p.programAddress), lamports: BigInt(p.lamports), data: new Uint8Array(p.data), executable: p.executable } : account(addr);
         };
+        const acfg = { encoding: accountsEncoding };
+        // A failed simulation has no state after it: each is null, as Agave answers.
         accounts = [];
-        for (const addr of ac.addresses.map(pubkeyParam)) (accounts as unknown[]).push(await encode(await read(addr), { encoding: ac.encoding ?? 'base64' }, read));
+        if (sim.err !== null) accounts = addresses.map(() => null);
+        else for (const addr of addresses) accounts.push(call.budget.add(await encode(await read(addr), acfg, read, call.budget)));
       }
       const replacementBlockhash = cfg.replaceRecentBlockhash ? { blockhash: await chain.latestBlockhash(), lastValidBlockHeight: ctx.slot + BLOCKHASH_VALIDITY } : null;
       return { context: ctx, value: simulationValue(sim, { accounts, replacementBlockhash }) };

@@ -21,7 +21,7 @@ function setup(sizes: number[], cacheLimitBytes?: number) {
       return new Map(keys.filter((k) => rows.has(k)).map((k) => [k, rows.get(k)!]));
     },
     keysByOwner: () => [],
-    rowsByOwner: () => [],
+    scanPage: () => ({ keys: [], last: null }),
     close() {},
   };
   const svm = { getAccount: () => null } as unknown as NativeSvm;

@@ -3,7 +3,7 @@
 // transactions: this is the bookkeeping of where each account's truth is (LiteSVM or the committed row).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { after, type AccountReader, type AccountRow } from './embedded-account-reader';
+import { after, type AccountReader, type AccountRow, type RowMatch, type ScanPage } from './embedded-account-reader';
 import type { NativeSvm } from './svm-native';
 import type { AccountSnapshot } from './types';
 
@@ -27,6 +27,9 @@ export const READ_CACHE_BYTES = 8 * 1024 * 1024;
  */
 export const READ_CACHE_ENTRY_OVERHEAD = 400;
 const cacheCost = (v: AccountSnapshot | null) => READ_CACHE_ENTRY_OVERHEAD + (v ? v.data.length : 0);
+/** A scan (`scan`) reads this many keys of an owner's accounts a page, and their data at most this many bytes at a time. */
+export const SCAN_PAGE_KEYS = 500;
+export const SCAN_CHUNK_BYTES = 1024 * 1024;
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';
 
@@ -179,15 +182,60 @@ export class EmbeddedAccounts {
     return keys;
   }
 
-  /** Every account `owner` owns, at its current state: the committed rows, with the accounts LiteSVM is ahead on read from it. */
-  async ownedBy(owner: string): Promise<AccountSnapshot[]> {
-    const out = new Map<string, AccountSnapshot | null>();
-    for (const r of await this.reader.rowsByOwner(owner)) out.set(r.pubkey, this.resident.has(r.pubkey) ? this.snapshot(r.pubkey) : EmbeddedAccounts.fromRow(r));
-    for (const k of [...this.unconfirmed, ...this.pins.keys()]) if (!out.has(k) && this.resident.has(k)) out.set(k, this.snapshot(k));
-    return [...out.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, a]) => a)
-      .filter((a): a is AccountSnapshot => !!a && a.owner === owner);
+  /**
+   * The accounts `owner` owns whose committed rows pass `match`, at their current state, in key order
+   * (byte order), read a page of keys at a time and their data a chunk at a time: however many the
+   * owner has, what is held at once is one page of keys and one chunk of data (plus one account larger
+   * than a chunk), and the caller stops reading when its answer is full. The accounts LiteSVM is ahead
+   * on (written in a caller's open DB transaction, or being written) come from LiteSVM, merged in key
+   * order, whatever their committed row says. The event loop is let go between pages. The caller checks
+   * `match` again on what it gets (an account LiteSVM holds may not pass it).
+   */
+  async *scan(owner: string, match: RowMatch, opts: { pageKeys?: number; chunkBytes?: number } = {}): AsyncGenerator<AccountSnapshot> {
+    const pageKeys = opts.pageKeys ?? SCAN_PAGE_KEYS;
+    const chunkBytes = opts.chunkBytes ?? SCAN_CHUNK_BYTES;
+    let after: string | null = null;
+    for (;;) {
+      const page: ScanPage = await this.reader.scanPage(owner, after, pageKeys, match);
+      const lo = after;
+      const hi = page.last;
+      const inRange = (k: string) => (lo === null || k > lo) && (hi === null || k <= hi);
+      // LiteSVM's truth for the accounts it is ahead on: their rows are skipped, their state merged in.
+      const ahead = new Set<string>();
+      for (const k of [...this.unconfirmed, ...this.pins.keys()]) if (this.resident.has(k) && inRange(k)) ahead.add(k);
+      type Entry = ScanPage['keys'][number] & { held?: true };
+      const entries: Entry[] = ahead.size ? page.keys.filter((e) => !ahead.has(e.pubkey)) : page.keys;
+      if (ahead.size) {
+        for (const k of ahead) entries.push({ pubkey: k, size: 0, held: true });
+        entries.sort((a, b) => (a.pubkey < b.pubkey ? -1 : a.pubkey > b.pubkey ? 1 : 0));
+      }
+      let loaded = new Map<string, AccountRow>();
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i];
+        let state: AccountSnapshot | null;
+        if (e.held || this.resident.has(e.pubkey)) state = this.snapshot(e.pubkey);
+        else if (e.row) state = EmbeddedAccounts.fromRow(e.row);
+        else {
+          if (!loaded.has(e.pubkey)) {
+            // The next large rows to read, up to chunkBytes of data (at least this one).
+            const chunk: string[] = [];
+            for (let j = i, bytes = 0; j < entries.length && (chunk.length === 0 || bytes + entries[j].size <= chunkBytes); j++) {
+              if (entries[j].held || entries[j].row) continue;
+              chunk.push(entries[j].pubkey);
+              bytes += entries[j].size;
+            }
+            loaded = await this.reader.rows(chunk);
+          }
+          const r = loaded.get(e.pubkey);
+          // Gone since the page was read, or loaded meanwhile by a transaction (LiteSVM has the truth).
+          state = this.resident.has(e.pubkey) ? this.snapshot(e.pubkey) : r ? EmbeddedAccounts.fromRow(r) : null;
+        }
+        if (accountExists(state) && state.owner === owner) yield state;
+      }
+      if (hi === null) return;
+      after = hi;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 
   private pin(keys: string[]) {

@@ -7,7 +7,7 @@ import bs58 from 'bs58';
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { BaseChain } from './base';
-import { kyselyReader, sqliteReader } from './embedded-account-reader';
+import { kyselyReader, sqliteReader, type RowMatch } from './embedded-account-reader';
 import { EmbeddedAccounts, WORKING_SET_ACCOUNTS, accountExists, sameState } from './embedded-accounts';
 import { BlockhashWindow, SIGNING_WINDOW_MS } from './embedded-blockhashes';
 import { compileAndSign, compileSigned, type CompiledTx } from './compiled-tx';
@@ -246,11 +246,12 @@ export class EmbeddedChain extends BaseChain {
   }
 
   /**
-   * Every account `owner` owns, at its current state (JSON-RPC getProgramAccounts and the token
-   * methods): the committed rows, with the accounts LiteSVM is ahead on read from it.
+   * The accounts `owner` owns whose rows pass `match`, at their current state, in key order, read a
+   * page at a time (JSON-RPC getProgramAccounts and the token methods stop reading when their answer is
+   * full): the committed rows, with the accounts LiteSVM is ahead on read from it.
    */
-  async accountsOwnedBy(owner: PublicKey): Promise<AccountSnapshot[]> {
-    return this.accounts.ownedBy(owner.toBase58());
+  scanOwnedBy(owner: PublicKey, match: RowMatch = { bytes: [] }): AsyncGenerator<AccountSnapshot> {
+    return this.accounts.scan(owner.toBase58(), match);
   }
 
   // LiteSVM accepts only its latest blockhash, so it is kept until a transaction would repeat a
