@@ -176,7 +176,8 @@ export const verdictText = (v: VerdictDto) => JSON.stringify({ ...v, checked_at:
  * verified on chain and still this certificate's; `confirmer`: the institution whose own key confirmed
  * it (issuer-confirmed tier); `claimsChecked`: the claims shown were checked (by the platform's content
  * check, or confirmed by the institution through the product's flow; a confirmation made on chain only
- * covers the file); `claimedInstitution`: whom a platform-only check is not confirmed by.
+ * covers the file); `claimedInstitution`: the institution the certificate names — whom a platform-only
+ * check is not confirmed by, and whose word a confirmation by another institution is not (not valid).
  */
 export function judgeRecord(p: {
   verified: boolean;
