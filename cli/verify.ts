@@ -181,8 +181,15 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
   // The confirming institution counts only while it is approved (the operator may suspend it).
   const confirmerNotApproved = issuerConfirmed && !named?.approved;
 
+  // Whether the record counts now: every line agrees with that (a step that held once, on a record that
+  // no longer counts, is said as what it had, never as a pass beside NOT VALID).
+  const counts = cert.status === CertificateStatus.Verified && !expired;
+  const nowIs = expired && cert.status === CertificateStatus.Verified ? 'expired' : status;
+  const noLonger = `the record is ${nowIs} now, so this no longer counts`;
+
   // Status.
-  if (cert.status === CertificateStatus.Verified) steps.push({ step: 'status', result: 'pass', detail: `verified on ${iso(cert.verifiedAt) ?? 'an unknown date'}.` });
+  if (cert.status === CertificateStatus.Verified && expired) steps.push({ step: 'status', result: 'fail', detail: `verified on ${iso(cert.verifiedAt) ?? 'an unknown date'}, but expired since ${iso(cert.expiresAt)} (see expiry).` });
+  else if (cert.status === CertificateStatus.Verified) steps.push({ step: 'status', result: 'pass', detail: `verified on ${iso(cert.verifiedAt) ?? 'an unknown date'}.` });
   else if (cert.status === CertificateStatus.Pending) steps.push({ step: 'status', result: 'fail', detail: 'pending: anchored, but no verdict has been recorded yet.' });
   else if (cert.status === CertificateStatus.Rejected) steps.push({ step: 'status', result: 'fail', detail: `rejected on ${iso(cert.verifiedAt) ?? 'an unknown date'}: ${why ?? 'no reason recorded'} (${reason}).` });
   else if (cert.status === CertificateStatus.Revoked) {
@@ -199,10 +206,17 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
 
   // Tier: what the record says was checked, and by whom. The institution's part is judged in the
   // issuer step (whose key, its registration, its domain), never passed here on the tier alone.
-  if (issuerConfirmed) steps.push({ step: 'tier', result: 'info', detail: "issuer_confirmed: the record says the institution's own key issued or confirmed it; whose key, its registration and its domain: see issuer." });
-  else if (cert.tier === TrustTier.PlatformVerified)
-    steps.push({ step: 'tier', result: 'pass', detail: 'platform_verified: checked by Attesta only (the file is intact and its text names the claimed title, institution, program and holder); not confirmed by the institution.' });
-  else steps.push({ step: 'tier', result: 'info', detail: 'none: no positive verdict.' });
+  if (issuerConfirmed) {
+    steps.push({
+      step: 'tier',
+      result: 'info',
+      detail: `issuer_confirmed: the record says the institution's own key issued or confirmed it; whose key, its registration and its domain: see issuer.${counts ? '' : ` But ${noLonger}.`}`,
+    });
+  } else if (cert.tier === TrustTier.PlatformVerified) {
+    const what =
+      'checked by Attesta only (the file is intact and its text names the claimed title, institution, program and holder); not confirmed by the institution. What that check flagged, if anything (signs of editing), is kept off chain by the Attesta server: see its verdict';
+    steps.push(counts ? { step: 'tier', result: 'pass', detail: `platform_verified: ${what}.` } : { step: 'tier', result: 'info', detail: `platform_verified, what it had: ${what}. But ${noLonger}.` });
+  } else steps.push({ step: 'tier', result: 'info', detail: 'none: no positive verdict.' });
 
   // Issuer.
   let issuer: Verdict['issuer'] = null;
@@ -219,7 +233,11 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
         const proof = domain
           ? `its domain ${domain} is NOT checked by this CLI (the domain proof is kept off chain by the Attesta server). To check it: a DNS TXT record "attesta-issuer=${named.authority}" at _attesta.${domain}, or https://${domain}/.well-known/attesta-issuer.json naming it.`
           : 'it names no domain on chain, and no domain proof is checked by this CLI.';
-        steps.push({ step: 'issuer', result: 'warn', detail: `${who}, approved; ${signed}. Whether it proved its domain: ${proof}` });
+        steps.push(
+          counts
+            ? { step: 'issuer', result: 'warn', detail: `${who}, approved; ${signed}. Whether it proved its domain: ${proof}` }
+            : { step: 'issuer', result: 'info', detail: `${who}, approved; ${signed}, but ${noLonger}.` },
+        );
       }
     } else {
       confirmationRequestedFrom = institution;
@@ -251,10 +269,12 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
     const metadataNamesHash = !!mintAcc && Buffer.from(mintAcc.data).includes(Buffer.from(sha256, 'utf8'));
     const held = !!token && token.owner.equals(cert.holder) && token.mint.equals(cert.nftMint) && token.amount === 1n && token.state === 1;
     nft = { mint: cert.nftMint.toBase58(), tokenAccount: token?.address.toBase58() ?? null, held, amount: (token?.amount ?? 0n).toString(), supply: supply?.toString() ?? null, metadataNamesHash };
+    const about = `soulbound NFT ${cert.nftMint.toBase58()}: ${held ? 'held by the holder' : 'NOT held by the holder'}${token ? ` (token account ${token.address.toBase58()}, amount ${token.amount})` : ''}; metadata ${metadataNamesHash ? 'names this SHA-256' : 'does not name this SHA-256'}.`;
     steps.push({
       step: 'nft',
-      result: held && metadataNamesHash ? 'pass' : 'warn',
-      detail: `soulbound NFT ${cert.nftMint.toBase58()}: ${held ? 'held by the holder' : 'NOT held by the holder'}${token ? ` (token account ${token.address.toBase58()}, amount ${token.amount})` : ''}; metadata ${metadataNamesHash ? 'names this SHA-256' : 'does not name this SHA-256'}.`,
+      // A token outlives what it was minted for: beside a record that no longer counts it proves nothing.
+      result: held && metadataNamesHash ? (counts && !confirmerNotApproved ? 'pass' : 'info') : 'warn',
+      detail: counts && !confirmerNotApproved ? about : `${about} The token does not make the record valid: ${counts ? 'see issuer' : `the record is ${nowIs}`}.`,
     });
   } else {
     steps.push({ step: 'nft', result: 'info', detail: 'not minted.' });
@@ -268,7 +288,7 @@ export async function verifyCertificate(p: { arg: string; rpc: string; programId
       .join(', '),
   });
 
-  const verified = cert.status === CertificateStatus.Verified && !expired;
+  const verified = counts;
   const valid = verified && !confirmerNotApproved;
   const intact = 'Not revoked, not expired.';
   const requestedName = confirmationRequestedFrom?.name ? `"${confirmationRequestedFrom.name}"` : 'the institution';

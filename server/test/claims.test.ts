@@ -44,6 +44,17 @@ describe('the text closest to a claim', () => {
     expect(closestText('', 'Anything')).toBeNull();
   });
 
+  // The audit: the PDF says "Diploma in Nursing", the claim "Diploma in Midwifery"; the reason quoted
+  // “Diploma in”, which the document does not name as such.
+  it('quotes the whole phrase the document has, never one cut after a filler word', () => {
+    const diploma = ['Eastlake Institute', 'certifies that Jane Auditor', 'Diploma in Nursing', 'in Nursing', 'Issued on 2025-06-01'].join('\n');
+    expect(closestText(diploma, 'Diploma in Midwifery')).toBe('Diploma in Nursing');
+    expect(mismatchReason(diploma, [{ field: 'title', claim: 'Diploma in Midwifery' }], false).message).toMatch(/^The document names “Diploma in Nursing”; you claimed the title “Diploma in Midwifery”\. /);
+    expect(closestText('Awarded the Master of Arts in History', 'Master of Science')).toBe('Master of Arts');
+    // The longer phrase, when the document has one.
+    expect(closestText('Diploma in Nursing and Midwifery', 'Diploma in Midwifery')).toBe('Diploma in Nursing and Midwifery');
+  });
+
   it('says it per claim, with the document and the claim side by side', () => {
     const r = mismatchReason(text, [{ field: 'title', claim: 'Bachelor of Sciense' }], false);
     expect(r.message).toMatch(/^The document names “Bachelor of Science”; you claimed the title “Bachelor of Sciense”\. /);

@@ -93,3 +93,47 @@ describe('demo keys', () => {
     expect(user.id).not.toBe(DEMO_USER_ID);
   });
 });
+
+// The audit: the seed wrote "Document checks ✓ The document names the claimed title, institution and
+// program, and the holder, Alex Demo" and content_checked true without reading any document, while the
+// public view said the holder's name was not checked. The demo records say what really happened: the
+// verification's own checks read cert-1 and cert-3, and their logs and details are what those checks found.
+describe('demo data', () => {
+  it('is read by the real checks: its logs and details are what they found, and its public verdict agrees', async () => {
+    const s = await start(tmpDataDir());
+    const { db } = s.services;
+    const logs = async (id: string) =>
+      Object.fromEntries(
+        (await db.selectFrom('verification_log').select(['verification_step', 'status', 'details']).where('certificate_id', '=', id).execute()).map((l) => [l.verification_step, { status: l.status, ...JSON.parse(l.details) }]),
+      );
+    const details = async (id: string) => JSON.parse((await db.selectFrom('certificate').select('verification_details').where('id', '=', id).executeTakeFirstOrThrow()).verification_details ?? 'null');
+
+    // cert-1: the document check read it and found every claim and the holder's name in its text.
+    const one = await logs('cert-1');
+    expect(one.document_checks).toMatchObject({
+      status: 'success',
+      message: 'The document names the claimed title, institution and program, and the holder, Alex Demo.',
+      text_matches: { title: true, institution: true, program: true, holder: true },
+      text_source: 'pdf',
+      holder_name: 'Alex Demo',
+      tamper_signals: [],
+    });
+    expect(one.hash_verification).toMatchObject({ status: 'success', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(one.issuer_verification).toMatchObject({ status: 'success', message: "Signed on chain with the approved institution Attesta Demo University's own key, but its domain demo.attesta.example is not proven." });
+    expect(await details('cert-1')).toMatchObject({ content_checked: true, holder_name: 'Alex Demo', tamper_signals: [] });
+    // The public verdict names the holder as the check found them (the page: "name found in the document").
+    const v = await makeClient(s.url).client.public.verifyById.query({ certificateId: 'cert-1' });
+    expect(v.certificate?.verification_details?.holder_name).toBe('Alex Demo');
+
+    // cert-3: rejected for what its check found: the program printed is another one, quoted.
+    const three = await logs('cert-3');
+    expect(three.document_checks).toMatchObject({ status: 'failed', text_matches: { title: true, institution: true, program: false, holder: true } });
+    expect(three.document_checks.message).toMatch(/^The document names “[^”]+”; you claimed the program “Advanced Data Analytics”\. /);
+    expect(three.chain_record).toMatchObject({ status: 'success', signature: expect.any(String) });
+    expect(await details('cert-3')).toMatchObject({ reason: three.document_checks.message, reason_name: 'content_mismatch', step: 'document_checks' });
+
+    // cert-2: never checked, and says nothing of a check.
+    expect(await logs('cert-2')).toEqual({});
+    expect(await details('cert-2')).toBeNull();
+  });
+});

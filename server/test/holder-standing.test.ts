@@ -72,8 +72,11 @@ describe("the holder's view follows the public verdict", () => {
     expect(await holder.client.certificate.stats.query()).toMatchObject({ total: 1, verified: 1, not_valid: 0 });
 
     const { meta, image, attrs, verifyHost } = await mint(id);
-    expect(meta.description).toContain(`Confirmed by ${NAME} (${DOMAIN}, domain proven): its own key signed the record.`);
-    expect(attrs).toMatchObject({ 'Trust Tier': 'Issuer confirmed', 'Signed By': NAME, 'Issuer Domain': DOMAIN, 'Domain Proven': 'Yes' });
+    // The metadata is permanent: the proof is dated (it held when minted), and the record's expiry is said.
+    const today = new Date().toISOString().slice(0, 10);
+    expect(meta.description).toContain(`Confirmed by ${NAME} (${DOMAIN}, domain proven when minted, ${today}): its own key signed the record.`);
+    expect(meta.description).toContain('It expires on 2099-12-31 (UTC): not valid after that day.');
+    expect(attrs).toMatchObject({ 'Trust Tier': 'Issuer confirmed', 'Signed By': NAME, 'Issuer Domain': DOMAIN, 'Domain Proven': `Yes, when minted (${today})`, Expires: '2099-12-31' });
     expect(meta).toMatchObject({ name: 'Bachelor of Engineering', symbol: 'ATST' });
     // The badge: "CONFIRMED BY" the institution, its domain proven.
     expect(Buffer.from(image).equals(Buffer.from(await renderBadgePng({ institution: NAME, tier: 'issuer_confirmed', domain: DOMAIN, verifyHost })))).toBe(true);
@@ -104,9 +107,10 @@ describe("the holder's view follows the public verdict", () => {
       expect(await ids('verified')).toEqual([]);
 
       const { meta, image, attrs, verifyHost } = await mint(id);
-      expect(meta.description).toContain(`The record was signed with ${NAME}'s own key, but its domain ${DOMAIN} was not proven when this token was minted.`);
+      const today = new Date().toISOString().slice(0, 10);
+      expect(meta.description).toContain(`The record was signed with ${NAME}'s own key, but its domain ${DOMAIN} was not proven when this token was minted, ${today}.`);
       expect(meta.description).not.toContain('Confirmed by');
-      expect(attrs).toMatchObject({ 'Trust Tier': 'Signed, domain not proven', 'Issuer Domain': DOMAIN, 'Domain Proven': 'No' });
+      expect(attrs).toMatchObject({ 'Trust Tier': 'Signed, domain not proven', 'Issuer Domain': DOMAIN, 'Domain Proven': `No, when minted (${today})`, Expires: 'Never' });
       expect(Buffer.from(image).equals(Buffer.from(await renderBadgePng({ institution: NAME, tier: 'issuer_signed', domain: DOMAIN, verifyHost })))).toBe(true);
     } finally {
       ac.abort();

@@ -85,7 +85,7 @@ describe('permanent copies served read-only at /permanent/:id', () => {
 
   it('round-trips the NFT metadata JSON', async () => {
     const cert = { title: 'Certificate of Completion', institution_name: 'Harbor Institute', program_name: 'Marine Robotics', issue_date: '2025-03-03', sha256: 'ab'.repeat(32), record_address: PublicKey.unique().toBase58(), tier: 'platform_verified' };
-    const links = { verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}`, imageUrl: `${base}/permanent/${'ef'.repeat(32)}` };
+    const links = { verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}`, imageUrl: `${base}/permanent/${'ef'.repeat(32)}`, mintedOn: '2026-11-28', expiresAt: null };
     const meta = nftMetadataJson({ cert, ...links });
     const bytes = new TextEncoder().encode(JSON.stringify(meta));
     const { url } = await putOnce(db, store, bytes, 'application/json');
@@ -101,21 +101,42 @@ describe('permanent copies served read-only at /permanent/:id', () => {
       { uri: links.pdfUrl, type: 'application/pdf' },
     ]);
     expect(meta.attributes).toContainEqual({ trait_type: 'Trust Tier', value: 'Checked by Attesta only' });
+    expect(meta.attributes).toContainEqual({ trait_type: 'Check Flags', value: 'None' });
+  });
+
+  it("carries what the platform's check flagged, where that check is all the token rests on", () => {
+    const cert = { title: 'Master of Business Administration', institution_name: 'Northfield University', program_name: 'Finance', issue_date: '2023-06-01', sha256: 'ab'.repeat(32), record_address: PublicKey.unique().toBase58(), tier: 'platform_verified' };
+    const links = { verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}`, imageUrl: `${base}/permanent/${'ef'.repeat(32)}`, mintedOn: '2026-11-28', expiresAt: null };
+    const flags = ['Saved by an editing tool (iLovePDF) after being created by Microsoft Word.', 'Modified 4 years after it was created.'];
+    const meta = nftMetadataJson({ cert, ...links, flags });
+    expect(meta.description).toContain(
+      "Checked by Attesta only (the file's text names these claims and its holder), not confirmed by Northfield University. Attesta's check flagged (not a rejection on its own): Saved by an editing tool (iLovePDF) after being created by Microsoft Word. Modified 4 years after it was created.",
+    );
+    expect(meta.attributes).toContainEqual({ trait_type: 'Check Flags', value: flags.join(' ') });
   });
 
   it('names the signing institution, its domain and whether it is proven: "Issuer confirmed" only when proven', () => {
     const cert = { title: 'Diploma', institution_name: 'Northfield (as typed)', program_name: 'Physics', issue_date: '2025-06-01', sha256: 'ab'.repeat(32), record_address: PublicKey.unique().toBase58(), tier: 'issuer_confirmed' };
-    const links = { verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}`, imageUrl: `${base}/permanent/${'ef'.repeat(32)}` };
+    const links = { verifyUrl: 'https://attesta.example/view/u1/c1', pdfUrl: `${base}/permanent/${'cd'.repeat(32)}`, imageUrl: `${base}/permanent/${'ef'.repeat(32)}`, mintedOn: '2026-11-28', expiresAt: null };
     const attrs = (m: ReturnType<typeof nftMetadataJson>) => Object.fromEntries(m.attributes.map((a) => [a.trait_type, a.value]));
     const proven = nftMetadataJson({ cert, issuer: { name: 'Northfield University', domain: 'northfield.test', domain_proven: true }, ...links });
-    expect(proven.description).toContain('Confirmed by Northfield University (northfield.test, domain proven): its own key signed the record.');
-    expect(attrs(proven)).toMatchObject({ 'Trust Tier': 'Issuer confirmed', 'Signed By': 'Northfield University', 'Issuer Domain': 'northfield.test', 'Domain Proven': 'Yes', Institution: 'Northfield (as typed)' });
+    // The proof is dated: the metadata is permanent, and a domain proof can lapse after the mint.
+    expect(proven.description).toContain('Confirmed by Northfield University (northfield.test, domain proven when minted, 2026-11-28): its own key signed the record.');
+    expect(attrs(proven)).toMatchObject({ 'Trust Tier': 'Issuer confirmed', 'Signed By': 'Northfield University', 'Issuer Domain': 'northfield.test', 'Domain Proven': 'Yes, when minted (2026-11-28)', Institution: 'Northfield (as typed)' });
+    expect(JSON.stringify(proven)).not.toMatch(/"Domain Proven","value":"Yes"|domain proven\)/);
     const unproven = nftMetadataJson({ cert, issuer: { name: 'Attesta Demo University', domain: 'demo.attesta.example', domain_proven: false }, ...links });
-    expect(unproven.description).toContain("The record was signed with Attesta Demo University's own key, but its domain demo.attesta.example was not proven when this token was minted.");
+    expect(unproven.description).toContain("The record was signed with Attesta Demo University's own key, but its domain demo.attesta.example was not proven when this token was minted, 2026-11-28.");
     expect(unproven.description).not.toContain('Confirmed by');
-    expect(attrs(unproven)).toMatchObject({ 'Trust Tier': 'Signed, domain not proven', 'Domain Proven': 'No' });
+    expect(attrs(unproven)).toMatchObject({ 'Trust Tier': 'Signed, domain not proven', 'Domain Proven': 'No, when minted (2026-11-28)' });
     // No institution read at all: never "Issuer confirmed".
     expect(attrs(nftMetadataJson({ cert, ...links }))['Trust Tier']).toBe('Signed, domain not proven');
+
+    // The expiry the record sets, in the description and as an attribute; "Never" when it sets none.
+    expect(proven.description).toContain('Its record sets no expiry.');
+    expect(attrs(proven).Expires).toBe('Never');
+    const expiring = nftMetadataJson({ cert, issuer: { name: 'Northfield University', domain: 'northfield.test', domain_proven: true }, ...links, expiresAt: '2027-06-30T23:59:59.000Z' });
+    expect(expiring.description).toContain('It expires on 2027-06-30 (UTC): not valid after that day.');
+    expect(attrs(expiring).Expires).toBe('2027-06-30');
 
     const confirmedSvg = badgeSvg({ institution: 'Northfield University', tier: 'issuer_confirmed', domain: 'northfield.test', verifyHost: 'attesta.example' });
     for (const t of ['CONFIRMED BY', '>Northfield<', '>University<', 'northfield.test · domain proven', 'Issuer confirmed']) expect(confirmedSvg).toContain(t);

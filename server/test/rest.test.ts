@@ -1,7 +1,9 @@
 // REST API v1 over real HTTP: every endpoint's success and failures, every response validated
 // against the served OpenAPI document (schema of that path, method and status).
 import { createHash } from 'node:crypto';
-import { Keypair, Transaction } from '@solana/web3.js';
+import { issueCertificateIx } from '../../shared/program/instructions';
+import { IssuerStatus } from '../../shared/program/codec';
+import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFromOpenApi } from '../../app/src/features/api-docs/openapi';
@@ -445,6 +447,53 @@ describe('certificates, verification and minting', () => {
     }
     const list = await api.check(await req('/api/v1/certificates', { token: bobKey }), '/api/v1/certificates', 'GET', 200);
     expect(list.certificates.map((c: { id: string }) => c.id)).not.toContain(verifiedId);
+  });
+
+  // The audit: GET /api/v1/certificates/{id} and /api/v1/verify/status/{id} answered "verified" with no
+  // valid, tier or note for an expired certificate and for one whose institution is suspended.
+  it('one certificate and its status say whether a verifier reads it as valid now: valid, tier and note (expired, suspended)', { timeout: 90_000 }, async () => {
+    const both = async (id: string) => {
+      const one = await api.check(await req(`/api/v1/certificates/${id}`, { token: aliceKey }), '/api/v1/certificates/{id}', 'GET', 200);
+      const status = await api.check(await req(`/api/v1/verify/status/${id}`, { token: aliceKey }), '/api/v1/verify/status/{certificateId}', 'GET', 200);
+      const pick = (b: { valid: boolean; tier: string; note: string | null }) => ({ valid: b.valid, tier: b.tier, note: b.note });
+      expect(pick(status)).toEqual(pick(one));
+      return { ...one, status: status.status };
+    };
+    expect(await both(verifiedId)).toMatchObject({ verification_status: 'verified', valid: true, tier: 'platform_verified', note: `Checked by Attesta only, not confirmed by ${claims.institution_name}.` });
+
+    // An institution of the claimed name issues two files to alice's wallet on chain (one expiring in
+    // two seconds); alice adds them, and her rows take the records as they are: verified, issuer-confirmed.
+    const chain = server.services.chain;
+    const inst = Keypair.generate();
+    await chain.registerIssuer({ authority: inst, name: claims.institution_name, uri: 'harbor-rest.example' }, { kind: 'register_issuer' });
+    await chain.setIssuerStatus({ authority: inst.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
+    const issued = async (expiresAt: bigint) => {
+      const pdf = await makePdf([claims.institution_name, claims.title, claims.program_name]);
+      const hash = createHash('sha256').update(pdf).digest();
+      const holder = new PublicKey(alice.wallet.address);
+      await chain.sendTransaction(new Transaction().add(issueCertificateIx(chain.programId, { hash, holder, authority: inst.publicKey, payer: chain.operator, expiresAt })), [inst], { kind: 'issue_certificate' });
+      const res = await req('/api/v1/certificates', { method: 'POST', token: aliceKey, body: form(claims, { bytes: pdf, name: 'issued.pdf', type: 'application/pdf' }) });
+      const { id } = await api.check(res, '/api/v1/certificates', 'POST', 201);
+      await waitStatus(aliceKey, id, 'verified');
+      return id as string;
+    };
+    const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 2);
+    const expiring = await issued(expiresAt);
+    const lasting = await issued(0n);
+    expect(await both(lasting)).toMatchObject({ verification_status: 'verified', valid: true, tier: 'issuer_confirmed' });
+    await waitFor(async () => (await chain.now()) > expiresAt, 10_000, 200);
+    const day = new Date(Number(expiresAt) * 1000).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+    expect(await both(expiring)).toMatchObject({ verification_status: 'verified', valid: false, tier: 'issuer_confirmed', note: `Expired on ${day}.` });
+
+    await chain.setIssuerStatus({ authority: inst.publicKey, status: IssuerStatus.Suspended }, { kind: 'set_issuer_status' });
+    expect(await both(lasting)).toMatchObject({ verification_status: 'verified', valid: false, tier: 'issuer_confirmed', note: `${claims.institution_name}'s registration is suspended.` });
+
+    // Documented: the fields and what they mean.
+    for (const [path, status] of [['/api/v1/certificates/{id}', 'GET'], ['/api/v1/verify/status/{certificateId}', 'GET']] as const) {
+      const props = api.doc.paths[path][status.toLowerCase()].responses['200'].content['application/json'].schema.properties;
+      expect(props.valid.description).toMatch(/What a verifier reads now/);
+      expect(Object.keys(props)).toEqual(expect.arrayContaining(['valid', 'tier', 'note']));
+    }
   });
 
   it('POST /verify retries a rejected certificate and is a no-op for a verified one', async () => {

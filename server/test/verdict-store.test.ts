@@ -16,6 +16,7 @@ import { isPostgres } from '../src/db';
 import { chainPartOf, computeVerdict, verdictText } from '../src/services/certificates/verdict';
 import { expiredVerdicts, withOrigin, type VerdictStore } from '../src/services/certificates/verdict-store';
 import { up as upgradeVerdictWords } from '../src/db/migrations/2026-11-25T0000-verdict-words';
+import { up as upgradeVerdictFlags } from '../src/db/migrations/2026-11-28T0200-verdict-flags-original-upload';
 import { waitFor } from './helpers';
 import { INSTITUTION, fund, holderWithCertificate, send, startWorld, type World } from './attack-support/world';
 
@@ -149,6 +150,51 @@ describe('stored public verdicts', () => {
     await expectForgotten(sha);
     expect(await expectCurrent(sha)).toMatchObject({ note: `Checked by Attesta only, not confirmed by ${INSTITUTION}.`, reason_text: null });
     expect(await db.selectFrom('public_verdict').select('sha256').where('sha256', '=', sha).executeTakeFirst()).toBeTruthy();
+  }, 60_000);
+
+  it('verdicts stored before flags, original uploads and the words of expiry were added are computed again (migration 2026-11-28T0200-verdict-flags-original-upload)', async () => {
+    const { db } = server.services;
+    const h = await holderWithCertificate(server, 'Bachelor of Music');
+    const sha = h.row.sha256;
+    const current = await expectCurrent(sha);
+    expect(current).toMatchObject({ flags: [], original_sha256: null });
+    // As an older server stored it: without the fields. Nothing it was made of changes at an upgrade.
+    const { flags: _f, original_sha256: _o, ...older } = current;
+    const before = JSON.stringify({ ...older, certificate: { ...current.certificate, certificate_url: current.certificate.certificate_url.replace(server.url, ''), verification_url: current.certificate.verification_url.replace(server.url, '') } });
+    await db.updateTable('public_verdict').set({ body: before }).where('sha256', '=', sha).execute();
+    expect(JSON.parse((await stored(sha))!)).not.toHaveProperty('flags');
+    // The migration takes it away and marks it (run again here: it is idempotent); the store computes it again.
+    await upgradeVerdictFlags(db);
+    await expectForgotten(sha);
+    expect(await expectCurrent(sha)).toMatchObject({ flags: [], original_sha256: null });
+  }, 60_000);
+
+  // A hash may be the SHA-256 of the image a holder uploaded (certificate.original_sha256): its stored
+  // verdict is its certificate's, and the certificate's row is one of the things it is made of.
+  it("an original upload's hash: stored as its certificate's verdict, and taken away with any change of that certificate", async () => {
+    const { db } = server.services;
+    const h = await holderWithCertificate(server, 'Master of Music');
+    const original = createHash('sha256').update(`the image uploaded ${Math.random()}`).digest('hex');
+    // As intake writes it for an image converted to PDF (the trigger marks the original hash too).
+    await db.updateTable('certificate').set({ original_sha256: original }).where('id', '=', h.id).execute();
+    expect(await isDirty(original)).toBe(true);
+    const v = await expectCurrent(original);
+    expect(v).toMatchObject({ status: 'verified', sha256: h.row.sha256, original_sha256: original, certificate: { id: h.id } });
+    // Served: GET /api/v1/verify/hash answers the stored verdict of the original hash.
+    const rest = await (await fetch(`${server.url}/api/v1/verify/hash/${original}`)).text();
+    expect(rest.replace(/,"checked_at":"[^"]+"\}$/, '}')).toBe(await stored(original));
+    // Any change of its certificate takes it away (the row is read through the original hash).
+    await db.updateTable('certificate').set({ title: 'Master of Music (amended)' }).where('id', '=', h.id).execute();
+    await expectForgotten(original);
+    expect((await expectCurrent(original)).certificate.title).toBe('Master of Music (amended)');
+    // Revoked (on chain and in its row, as the operator's revocation writes both): no longer verified, and
+    // the original hash is no one's verdict any more.
+    await server.services.chain.revokeCertificate({ hash: h.hash, reasonCode: ReasonCode.RevokedFraud }, { kind: 'revoke_certificate' });
+    await server.chainSync.idle();
+    await store.settle();
+    await db.updateTable('certificate').set({ verification_status: 'revoked' }).where('id', '=', h.id).execute();
+    await expectForgotten(original);
+    expect(await expectCurrent(original)).toMatchObject({ status: 'not_found', original_sha256: null, certificate: null });
   }, 60_000);
 
   it('a record that expires is not served as it was once its expiry has passed, and is computed again', async () => {

@@ -164,12 +164,29 @@ export interface VerdictDto {
    */
   valid: boolean;
   /**
-   * In words, for a record the chain calls verified: why it is not valid, what its confirmation does not
+   * In words: for a record the chain calls verified, why it is not valid, what its confirmation does not
    * cover, or whose check it is ("<Institution>'s registration is suspended"; "<Institution> confirmed
    * this file on chain; the title and program shown were entered by the holder and were not confirmed.";
-   * "Checked by Attesta only, not confirmed by <institution>." at the platform_verified tier). Null otherwise.
+   * "<Confirmer> confirmed this file on chain, but the certificate names <institution>…"; "Checked by
+   * Attesta only, not confirmed by <institution>." at the platform_verified tier, with what that check
+   * flagged); for an expired record "Expired on <date>."; for a pending record whose content could not be
+   * read, that it waits for its institution's confirmation. Null otherwise.
    */
   note: string | null;
+  /**
+   * What the platform's own document check flagged in the file (signs of editing, hidden text…), one
+   * sentence each, where that check is what the verdict rests on (a verified record at the
+   * platform_verified tier); empty otherwise. Flags do not make a certificate invalid on their own (its
+   * text still names the claims): they are said beside the verdict, and in `note`.
+   */
+  flags: string[];
+  /**
+   * Set (to the hash asked) when that hash is no record's own but the SHA-256 of the image its holder
+   * uploaded, which Attesta converted to the PDF whose SHA-256 (`sha256`) is recorded on chain: the verdict
+   * is that PDF's. The link between the two is Attesta's own record of the upload, not the chain's. Only
+   * for a verified certificate; null otherwise.
+   */
+  original_sha256: string | null;
   status: VerdictStatus;
   /** match: the given file hashes to the record; mismatch: it does not; not_checked: no file was given. */
   integrity: 'match' | 'mismatch' | 'not_checked';

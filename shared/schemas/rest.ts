@@ -97,13 +97,32 @@ export const restCreateCertificateResponse = z.object({
   verification_url: z.string().describe('Public link anyone can open to check the certificate'),
 });
 
+/** What a verifier reads now about one of your certificates (its public verdict), beside its recorded status. */
+const publicStanding = {
+  valid: z
+    .boolean()
+    .describe(
+      'What a verifier reads now (the public verdict, GET /api/v1/verify/hash/{sha256}): false for a certificate that is not verified, and for one verified on record whose institution is suspended, that expired, or whose confirmation does not cover the claims shown (see note)',
+    ),
+  tier: z
+    .enum(TRUST_TIERS)
+    .describe("platform_verified = checked by Attesta only, not confirmed by the institution; issuer_confirmed = the institution's own key signed the record; none = no positive verdict"),
+  note: z
+    .string()
+    .nullable()
+    .describe(
+      'In words, as the public verdict says it: why a certificate verified on record is not valid ("Expired on <date>.", "<Institution>\'s registration is suspended."…), what its confirmation does not cover, or whose check it is (with what the platform\'s check flagged); null when there is nothing to add',
+    ),
+};
+
 export const restCertificateResponse = z.object({
   id: z.string(),
   title: z.string(),
   institution_name: z.string(),
   program_name: z.string(),
   issue_date: z.string(),
-  verification_status: status,
+  verification_status: status.describe('The recorded status; whether it is valid now: valid'),
+  ...publicStanding,
   verification_url: z.string(),
   sha256: z.string().describe('SHA-256 of the stored PDF, as anchored on chain'),
   nft_mint_address: z.string().optional().describe('Present once minted'),
@@ -127,7 +146,8 @@ export const restVerifyResponse = z.object({
   verification_logs: z.array(restVerificationLog),
 });
 export const restVerifyStatusResponse = z.object({
-  status: status,
+  status: status.describe('The recorded status; whether it is valid now: valid'),
+  ...publicStanding,
   last_checked: z.string().describe('ISO time of the latest verification activity'),
   verification_logs: z.array(restVerificationLog),
 });
@@ -143,10 +163,21 @@ export const restVerdict = z
       .string()
       .nullable()
       .describe(
-        'In words, for a record the chain calls verified: why it is not valid, what its confirmation does not cover, or whose check it is ("Checked by Attesta only, not confirmed by <institution>." at the platform_verified tier); null otherwise',
+        'In words: for a record the chain calls verified, why it is not valid (a suspended institution; a confirmation by another institution than the certificate names), what its confirmation does not cover, or whose check it is ("Checked by Attesta only, not confirmed by <institution>." at the platform_verified tier, followed by what that check flagged); "Expired on <date>." for an expired record; for a pending record whose content could not be read, that it waits for its institution\'s confirmation; null otherwise',
+      ),
+    flags: z
+      .array(z.string())
+      .describe(
+        "What the platform's document check flagged in the file (signs of editing such as an editing tool or a modification date long after creation, hidden text…), one sentence each, where that check is what the verdict rests on (verified, platform_verified tier); empty otherwise. Flags do not make it invalid on their own (the text names the claims): a verifier should weigh them, and ask the institution",
+      ),
+    original_sha256: z
+      .string()
+      .nullable()
+      .describe(
+        "Set to the hash asked when it is no record's own but the SHA-256 of the image a holder uploaded, which Attesta converted to the PDF recorded on chain (sha256): the verdict is that PDF's, and the link between the two is Attesta's record of the upload, not the chain's. Only for a verified certificate; null otherwise",
       ),
     status: z.enum(['verified', 'rejected', 'revoked', 'superseded', 'expired', 'pending', 'not_found']),
-    integrity: z.enum(['match', 'mismatch', 'not_checked']),
+    integrity: z.enum(['match', 'mismatch', 'not_checked']).describe('match: the given file hashes to the record; mismatch: it does not; not_checked: no file was given (or the hash asked is an original upload\'s: see original_sha256)'),
     sha256: z.string().nullable(),
     record_address: z.string().nullable(),
     tier: z
@@ -156,7 +187,7 @@ export const restVerdict = z
       ),
     reason_code: z.number().describe('0 when none; see reason and reason_text'),
     reason: z.string().nullable().describe('The reason code by name (content_mismatch, revoked_fraud, revoked_superseded…); null when none'),
-    reason_text: z.string().nullable().describe('The reason in plain words, as the web app says it (rejected, revoked, superseded); null when none'),
+    reason_text: z.string().nullable().describe('The reason in plain words, as the web app says it (rejected, revoked, superseded; "expired on <date>"); null when none'),
     issuer: z.object({}).catchall(z.unknown()).nullable().describe('The institution whose own key issued or confirmed the record (issuer_confirmed tier only)'),
     confirmation_requested_from: z
       .object({}).catchall(z.unknown()).nullable()
@@ -168,7 +199,9 @@ export const restVerdict = z
     verified_at: z.string().nullable(),
     revoked_at: z.string().nullable(),
     expires_at: z.string().nullable(),
-    transactions: z.array(z.object({ kind: z.string(), signature: z.string(), slot: z.number().nullable(), created_at: z.string() })),
+    transactions: z
+      .array(z.object({ kind: z.string(), signature: z.string(), slot: z.number().nullable(), created_at: z.string() }))
+      .describe("The transactions Attesta sent for the record's certificate (public on chain), whatever its status"),
     certificate: z.object({}).catchall(z.unknown()).nullable(),
     chain: z.object({ mode: z.enum(['embedded', 'rpc']), program_id: z.string() }),
     checked_at: z.string(),

@@ -36,6 +36,8 @@ const provenIssuer = { ...demoIssuer, name: 'Harbor College', domain: 'harbor.ex
 const verdict = (over: Partial<VerdictDto> = {}): VerdictDto => ({
   valid: true,
   note: null,
+  flags: [],
+  original_sha256: null,
   status: 'verified',
   integrity: 'not_checked',
   sha256: 'a'.repeat(64),
@@ -151,5 +153,56 @@ describe('verdict words and badge', () => {
     }
     // Renamed since the check: the name the check found, which is what it vouches for.
     expect(holderNameOf(cert({ holder_name: 'Alexandra Demo' })).name).toBe('Alex Demo');
+  });
+
+  // The audit's findings, as the verifier-facing words say them.
+  it("what the platform's check flagged: an amber line beside a valid verdict, and in the tier step, saying it is no rejection", () => {
+    const flags = ['Saved by an editing tool (iLovePDF) after being created by Microsoft Word.', 'Modified 4 years after it was created.'];
+    const v = verdict({ flags, note: `Checked by Attesta only, not confirmed by Northwind Polytechnic. Its check flagged …` });
+    const s = verdictSummary(v);
+    expect(s).toMatchObject({ tone: 'pass', title: 'Checked by Attesta only — not confirmed by Northwind Polytechnic' });
+    expect(s.flags).toBe(
+      "Attesta's check flagged: Saved by an editing tool (iLovePDF) after being created by Microsoft Word. Modified 4 years after it was created. On their own these do not make it invalid (its text names the claims), but only Northwind Polytechnic can confirm it.",
+    );
+    const steps = verdictSteps(v);
+    expect(steps.tier.tone).toBe('warn');
+    expect(steps.tier.text).toContain(s.flags!);
+    expect(verdictSummary(verdict()).flags).toBeNull();
+    expect(verdictSteps(verdict()).tier.tone).toBe('pass');
+  });
+
+  it('an expired record says since when, in words, everywhere', () => {
+    const v = verdict({ valid: false, status: 'expired', tier: 'issuer_confirmed', issuer: provenIssuer, expires_at: '2026-11-26T23:59:59.000Z', note: 'Expired on November 26, 2026.' });
+    const s = verdictSummary(v);
+    expect(s.title).toBe('Not valid: expired');
+    expect(s.text).toMatch(/^It expired on .*2026: it is not valid after that date\.$/);
+    expect(s.text).not.toBe('Expired');
+    expect(verdictSteps(v).status.reason).toBe(s.text);
+  });
+
+  it('a pending record found by hash says why it waits (the server\'s words), with no field of its row', () => {
+    const note = 'Not verified: its content could not be read automatically, so it waits for the institution to confirm it on chain with its own key.';
+    const v = verdict({ valid: false, status: 'pending', tier: 'none', certificate: null, note });
+    expect(verdictSummary(v)).toMatchObject({ tone: 'warn', pending: true, title: 'Not verified yet', text: note });
+    expect(verdictSteps(v).status.reason).toBe(note);
+  });
+
+  it('a confirmation by another institution than the one the certificate names is no confirmation of it', () => {
+    const note = 'Southgate College confirmed this file on chain with its own key, but the certificate names Northwind Polytechnic, which has not confirmed it: a confirmation by Southgate College is not Northwind Polytechnic\'s word.';
+    const v = verdict({ valid: false, tier: 'issuer_confirmed', issuer: { ...provenIssuer, name: 'Southgate College' }, note });
+    const s = verdictSummary(v);
+    expect(s).toMatchObject({ tone: 'fail', title: 'Not valid', text: note });
+    expect(`${s.title} ${s.text}`).not.toMatch(/Authentic/);
+    const steps = verdictSteps(v);
+    expect(steps.tier.text).toMatch(/^Not Northwind Polytechnic's confirmation: Southgate College/);
+    expect(steps.issuer).toMatchObject({ tone: 'warn' });
+    expect(steps.issuer.text).toContain('the certificate names Northwind Polytechnic, which has not confirmed it');
+    expect(verdictStatus(v)).toBe('not_valid');
+  });
+
+  it("a verdict found by an original upload's hash says what that hash is", () => {
+    const v = verdict({ original_sha256: 'b'.repeat(64) });
+    expect(verdictSummary(v).original).toMatch(/^This is the original image its holder uploaded: Attesta converted it to the PDF recorded on chain/);
+    expect(verdictSummary(verdict()).original).toBeNull();
   });
 });

@@ -202,6 +202,32 @@ describe('attesta verify', () => {
     expect(v.steps.find((x: { step: string }) => x.step === 'status').detail).toBe(`revoked on ${v.certificate.revokedAt} by ${chain.operator.toBase58()}: revoked as fraudulent (revoked_fraud).`);
   });
 
+  // The audit: "[PASS] tier platform_verified: checked by Attesta only…" (and a passed NFT) printed above
+  // "NOT VALID" for a revoked record. What it had is said as what it had, beside what it is now.
+  it('a revoked record passes no step that no longer counts: its lines agree with NOT VALID', async () => {
+    const chain = s.server.services.chain;
+    const holder = Keypair.generate();
+    const platform = await verifiedCertificate({ holder });
+    const mint = Keypair.generate();
+    const ixs = buildSoulboundMintInstructions({ payer: chain.operator, holder: holder.publicKey, mint: mint.publicKey, hash: platform.hash, title: 'CLI revoked', uri: 'https://example.test/r', programId: chain.programId });
+    await chain.sendTransaction(new Transaction().add(...ixs), [holder, mint], { kind: 'mint_certificate' });
+    const inst = await approvedInstitution('Eastmoor College');
+    const issued = await issuedCertificate(inst);
+    for (const c of [platform, issued]) {
+      await chain.sendTransaction(new Transaction().add(revokeCertificateIx(chain.programId, { hash: c.hash, authority: chain.operator, reasonCode: ReasonCode.RevokedFraud })), [], { kind: 'revoke_certificate' });
+    }
+    const [p, i] = await Promise.all([attesta(['verify', platform.hex, '--rpc', s.url]), attesta(['verify', issued.hex, '--rpc', s.url])]);
+    for (const r of [p, i]) {
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^NOT VALID: The certificate was revoked/m);
+      expect(r.stdout).not.toMatch(/\[PASS\] (status|tier|issuer|nft) /);
+    }
+    expect(p.stdout).toMatch(/\[INFO\] tier +platform_verified, what it had: checked by Attesta only .*But the record is revoked now, so this no longer counts\./);
+    expect(p.stdout).toMatch(/\[INFO\] nft +soulbound NFT \S+: held by the holder .*The token does not make the record valid: the record is revoked\./);
+    expect(i.stdout).toMatch(/\[INFO\] tier +issuer_confirmed: .* But the record is revoked now, so this no longer counts\./);
+    expect(i.stdout).toContain(`[INFO] issuer     "Eastmoor College" (eastmoorcollege.example), approved; its own key ${inst.publicKey.toBase58()} signed this record, but the record is revoked now, so this no longer counts.`);
+  });
+
   it('a revocation by the institution says what part it played: issuing it, or only being asked to confirm it', async () => {
     const chain = s.server.services.chain;
     const inst = await approvedInstitution('Southgate Institute');
@@ -228,6 +254,8 @@ describe('attesta verify', () => {
     const r = await attesta(['verify', c.hex, '--rpc', s.url]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/\[FAIL\] expiry +expired on/);
+    expect(r.stdout).toMatch(/\[FAIL\] status +verified on \S+, but expired since \S+ \(see expiry\)\./);
+    expect(r.stdout).not.toMatch(/\[PASS\] (status|tier) /);
     expect(r.stdout).toMatch(/NOT VALID: The certificate expired on/);
   });
 

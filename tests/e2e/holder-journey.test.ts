@@ -41,6 +41,8 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
   let page: Page;
   let errors: string[];
   let files: { pdf: string; png: string; edited: string; mismatched: string; photo: string };
+  /** Whether the PNG's certificate ended verified (its text is read by OCR). */
+  let pngVerified = false;
   let filesDir = '';
   let pdfCertUrl = '';
   let shareLink = '';
@@ -219,6 +221,7 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     expect([...seen].some((v) => v.startsWith('converting:'))).toBe(true);
     const status = await settledStatus(page);
     expect(['Checked by Attesta only', 'Rejected']).toContain(status);
+    pngVerified = status === 'Checked by Attesta only';
     if (status === 'Rejected') await expect.poll(() => page.getByTestId('rejection-reason').textContent()).not.toBe('');
     await screenshot(page, '08-certificate-from-png');
   });
@@ -342,6 +345,17 @@ describeE2E('holder journey in a real browser', { env: { ATTESTA_TEST_STEP_DELAY
     await expect.poll(() => v.getByTestId('file-hash').first().textContent(), { timeout: 15_000 }).toBe(expected);
     await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('true');
     await screenshot(v, '15-verification-by-file');
+    // The PNG as its holder uploaded it (Attesta recorded the PDF made from it): once verified, its
+    // certificate's verdict, saying what the file is; not "never registered, or changed since".
+    await v.locator('input[type=file]').setInputFiles(files.png);
+    if (pngVerified) {
+      await visible(v.getByTestId('verdict-original-upload'));
+      expect(await v.getByTestId('verdict-original-upload').innerText()).toMatch(/^This is the original image its holder uploaded: Attesta converted it to the PDF recorded on chain/);
+      expect(await v.getByTestId('verdict').innerText()).toContain(pngClaims.title);
+      expect(await v.getByText(/changed since/).count()).toBe(0);
+    } else {
+      await visible(v.getByText(/not recorded on chain/));
+    }
     expect(vErrors).toEqual([]);
     await verifier.close();
   });

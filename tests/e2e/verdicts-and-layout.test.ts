@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import { IssuerStatus } from '../../shared/program/codec';
 import sharp from 'sharp';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { loadOrCreateDemoKeys } from '../../server/src/services/demo/keys';
@@ -434,6 +435,54 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await v.close();
   });
 
+  // The audit: the document check flagged an editing tool and a late modification, and only the
+  // holder's log said so; the public view and /verification read a plain "Checked by Attesta only".
+  it("3. what the platform's check flagged is an amber line of the verdict, on the public view and /verification", async () => {
+    const claims: CertificateClaims = { title: 'Master of Business Administration', institution_name: 'Northwind Polytechnic', program_name: 'Finance', issue_date: '2023-06-01', holder: 'Alex Demo' };
+    const edited = await PDFDocument.load(await certificatePdf(claims), { updateMetadata: false });
+    edited.setCreator('Microsoft Word');
+    edited.setProducer('iLovePDF');
+    edited.setCreationDate(new Date('2021-06-01T10:00:00Z'));
+    edited.setModificationDate(new Date('2025-10-01T10:00:00Z'));
+    const bytes = await edited.save();
+    const file = path.join(dir, 'mba-edited.pdf');
+    fs.writeFileSync(file, bytes);
+    await seenToasts(page);
+    await fillCertificateForm(page, claims, file);
+    await page.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 20_000 });
+    await toast(page, 'Certificate Verified', SETTLE_MS);
+    expect(await statusBadge(page).getAttribute('data-status')).toBe('verified');
+    const id = page.url().split('/').pop();
+    const flagged = 'Saved by an editing tool (iLovePDF) after being created by Microsoft Word.';
+
+    const v = await visitor.newPage();
+    const vErrors = watchErrors(v);
+    for (const open of [
+      () => v.goto(`/view/u_demo/${id}`),
+      async () => {
+        await v.goto('/verification');
+        await v.getByRole('tab', { name: 'Hash' }).click();
+        await v.getByLabel('SHA-256 hash').fill(sha256(bytes));
+        await v.getByLabel('SHA-256 hash').press('Enter');
+      },
+    ]) {
+      await open();
+      const summary = v.getByTestId('verdict-summary').first();
+      await expect.poll(() => summary.getAttribute('data-valid'), { timeout: 20_000 }).toBe('true');
+      // Valid, said with what was flagged beside it (amber), and that a flag is no rejection on its own.
+      const flags = summary.getByTestId('verdict-flags');
+      await visible(flags);
+      expect(await flags.innerText()).toContain(`Attesta's check flagged: ${flagged}`);
+      expect(await flags.innerText()).toContain('On their own these do not make it invalid');
+      expect(await flags.getAttribute('class')).toMatch(/amber/);
+      expect(await v.getByTestId('step-tier').getAttribute('data-tone')).toBe('warn');
+      expect(await v.getByTestId('step-tier').textContent()).toContain(flagged);
+    }
+    await screenshot(v, 'verdict-after-flags-verification');
+    expect(vErrors).toEqual([]);
+    await v.close();
+  });
+
   it('3. a certificate whose content could not be read stays pending, awaiting confirmation, and says so', async () => {
     const blank = path.join(dir, 'blank-scan.png');
     fs.writeFileSync(blank, await sharp({ create: { width: 900, height: 640, channels: 3, background: '#fbfaf5' } }).png().toBuffer());
@@ -521,8 +570,8 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     for (const step of ['step-status', 'step-tier', 'step-issuer']) expect(await v.getByTestId(step).getAttribute('data-tone'), step).toBe('warn');
     expect(await v.locator('main').innerText()).not.toMatch(/Issuer confirmed|Authentic/);
     expect(await v.getByTestId('verdict-note').textContent()).toContain('demo.attesta.example is not proven');
-    // Issued by the institution: nobody checked the holder's name against the document.
-    expect(await v.getByTestId('holder-name').innerText()).toContain('(name on their Attesta profile, not checked)');
+    // The demo data is read by the verification's own checks (as any upload): the name its document check found.
+    expect(await v.getByTestId('holder-name').innerText()).toContain('(name found in the document)');
     await screenshot(v, 'verdict-after-demo-institution-unproven');
 
     // The operator (the registry's admin) suspends the institution: the record still reads verified on
@@ -618,7 +667,7 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
       await visible(v.getByTestId('verdict'));
       expect(await summary.getAttribute('data-status')).toBe('not_valid');
       expect(await summary.locator('p').first().innerText()).toBe('Not valid');
-      expect(await v.getByTestId('holder-name').innerText()).toContain('(name on their Attesta profile, not checked)');
+      expect(await v.getByTestId('holder-name').innerText()).toContain('(name found in the document)');
     } finally {
       // Approved again (the tests below revoke with its key).
       await setIssuerStatusAsAdmin(e2e.server.url, admin, issuer.publicKey, IssuerStatus.Approved);

@@ -95,6 +95,23 @@ export function findWithHolder(db: Db, by: { id: string; userId?: string } | { s
   return q.executeTakeFirst();
 }
 
+/**
+ * The verified certificate whose holder uploaded the image with this SHA-256 (`original_sha256`: the
+ * upload, before Attesta converted it to the PDF it recorded), the earliest if several; one lookup on
+ * certificate_original_sha256_idx (a hash that is nobody's upload finds nothing in the index).
+ */
+export function findVerifiedByOriginal(db: Db, originalSha256: string): Promise<Pick<CertificateRow, 'id' | 'sha256'> | undefined> {
+  return db
+    .selectFrom('certificate')
+    .select(['id', 'sha256'])
+    .where('original_sha256', '=', originalSha256)
+    .where('verification_status', '=', 'verified')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** `userId`'s certificates, newest first, filtered by status and a search over title, institution and program. */
 export function listOwn(db: Db, userId: string, filter: { status?: CertificateStatusName | 'all'; search?: string; limit?: number } = {}): Promise<CertificateRow[]> {
   let q = db.selectFrom('certificate').selectAll().where('user_id', '=', userId);

@@ -20,6 +20,7 @@ import * as m0014 from './migrations/2026-11-24T0000-public-verdict';
 import * as m0015 from './migrations/2026-11-25T0000-verdict-words';
 import * as m0016 from './migrations/2026-11-28T0000-rpc-scan-indexes';
 import * as m0017 from './migrations/2026-11-28T0100-verdict-account-reads';
+import * as m0018 from './migrations/2026-11-28T0200-verdict-flags-original-upload';
 
 export type Db = Kysely<DB>;
 export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25T0000-verdict-words': m0015,
   '2026-11-28T0000-rpc-scan-indexes': m0016,
   '2026-11-28T0100-verdict-account-reads': m0017,
+  '2026-11-28T0200-verdict-flags-original-upload': m0018,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

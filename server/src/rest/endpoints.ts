@@ -121,11 +121,17 @@ function certificateOut(c: CertificateDto): z.infer<typeof restCertificateRespon
     program_name: c.program_name,
     issue_date: c.issue_date,
     verification_status: c.verification_status,
+    ...standingOut(c),
     verification_url: c.verification_url,
     sha256: c.sha256,
     ...(c.nft_mint_address ? { nft_mint_address: c.nft_mint_address } : {}),
     ...(c.arweave_url ? { arweave_url: c.arweave_url } : {}),
   };
+}
+
+/** What a verifier reads now about a certificate (its public verdict): valid, its tier, and the verdict's note. */
+function standingOut(c: CertificateDto) {
+  return { valid: c.public_valid, tier: c.tier, note: c.public_note };
 }
 
 /** A multipart body as FormData (415 when it is not one, 400 when unreadable). */
@@ -285,7 +291,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: 'getCertificate',
     tag: 'Certificates',
     summary: 'Get a certificate',
-    description: 'One of your certificates. Another user\'s certificate is a 404, the same as a missing one.',
+    description: 'One of your certificates, with whether a verifier reads it as valid now (valid, tier, note: its public verdict; a certificate verified on record is not valid once expired, or when its institution is suspended). Another user\'s certificate is a 404, the same as a missing one.',
     auth: true,
     params: restIdParams,
     responses: { 200: { description: 'The certificate', schema: restCertificateResponse } },
@@ -322,7 +328,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: 'verificationStatus',
     tag: 'Verification',
     summary: 'Verification status',
-    description: 'The status of one of your certificates and its verification log.',
+    description: 'The status of one of your certificates, whether a verifier reads it as valid now (valid, tier, note: its public verdict), and its verification log.',
     auth: true,
     params: restCertificateIdParams,
     responses: { 200: { description: 'Status and log', schema: restVerifyStatusResponse } },
@@ -331,7 +337,7 @@ export const ENDPOINTS: Endpoint[] = [
       const { certificateId: id } = parse(restCertificateIdParams, req.params);
       const [c, logs] = await Promise.all([call(() => caller.certificate.byId({ id })), call(() => caller.certificate.logs({ id }))]);
       const times = [c.updated_at, ...logs.map((l) => l.created_at)].sort();
-      return ok({ status: c.verification_status, last_checked: times[times.length - 1], verification_logs: logsOut(logs) });
+      return ok({ status: c.verification_status, ...standingOut(c), last_checked: times[times.length - 1], verification_logs: logsOut(logs) });
     },
   },
   {
@@ -341,7 +347,7 @@ export const ENDPOINTS: Endpoint[] = [
     tag: 'Verification',
     summary: 'Verify a file hash (public)',
     description:
-      'Anyone: the verdict for a SHA-256 read from the on-chain record (status, tier, issuer, holder wallet, NFT, transactions). No authentication and no rate limit per key.',
+      "Anyone: the verdict for a SHA-256 read from the on-chain record (status, tier, issuer, holder wallet, NFT, transactions), with what the platform's check flagged where the verdict rests on it (flags) and why it is not valid in words (note, reason_text). The SHA-256 of the image a holder uploaded (before Attesta converted it to the recorded PDF) answers with that certificate's verdict, once it is verified (original_sha256 says so). No authentication and no rate limit per key.",
     auth: false,
     external: true,
     params: restHashParams,

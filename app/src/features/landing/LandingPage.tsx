@@ -55,7 +55,7 @@ const FEATURES = [
     icon: ScanSearch,
     title: 'Tamper Detection',
     description:
-      'The verification pipeline re-hashes the file, checks that the PDF text names the claimed title, institution and program and you, and flags signs of editing before anything is marked verified.',
+      'The verification pipeline re-hashes the file and checks that the PDF text names the claimed title, institution and program and you. Signs of editing it finds are flagged on the verdict itself, wherever it is shown: on its own a flag does not reject the file, and a verifier reads it beside the result.',
   },
   {
     icon: QrCode,

@@ -5,7 +5,7 @@ import type { CertificateDto, VerdictDto, VerdictInstitution, VerdictStatus } fr
 import { claimsWereChecked, parseVerificationDetails } from '../../../../shared/schemas/details';
 import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
-import { judgeRecord } from './verdict';
+import { expiredNote, judgeRecord, platformFlags } from './verdict';
 
 // What the public verdict of a holder's certificate says now, carried by the holder's own DTO
 // (CertificateDto.public_valid, public_note, expires_at, public_issuer) so that the holder's pages never
@@ -26,7 +26,6 @@ export type PublicStanding = Pick<CertificateDto, 'public_valid' | 'public_note'
 const NOT_VERIFIED: PublicStanding = { public_valid: false, public_note: null, expires_at: null, public_issuer: null };
 
 const iso = (secs: bigint) => (secs === 0n ? null : new Date(Number(secs) * 1000).toISOString());
-const day = (isoTime: string) => new Date(isoTime).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 
 /**
  * The row alone: a platform-checked certificate (settled by its row, as computeVerdict judges it), or
@@ -34,9 +33,10 @@ const day = (isoTime: string) => new Date(isoTime).toLocaleDateString('en-US', {
  */
 function fromRow(row: CertificateRow): PublicStanding {
   if (row.verification_status !== 'verified') return NOT_VERIFIED;
-  const claimsChecked = claimsWereChecked(parseVerificationDetails(row.verification_details));
+  const details = parseVerificationDetails(row.verification_details);
+  const claimsChecked = claimsWereChecked(details);
   if (row.tier === 'platform_verified') {
-    const { valid, note } = judgeRecord({ verified: true, tier: 'platform_verified', confirmer: null, claimsChecked, claimedInstitution: row.institution_name });
+    const { valid, note } = judgeRecord({ verified: true, tier: 'platform_verified', confirmer: null, claimsChecked, claimedInstitution: row.institution_name, flags: platformFlags(details) });
     return { public_valid: valid, public_note: note, expires_at: null, public_issuer: null };
   }
   return { public_valid: claimsChecked, public_note: null, expires_at: null, public_issuer: null };
@@ -45,7 +45,7 @@ function fromRow(row: CertificateRow): PublicStanding {
 /** Why a verdict that has no note of its own is not valid, in words (expired, or what the record says). */
 function noteOf(v: Pick<VerdictDto, 'valid' | 'note' | 'status' | 'expires_at'>): string | null {
   if (v.note || v.valid) return v.note;
-  if (v.status === 'expired') return v.expires_at ? `Expired on ${day(v.expires_at)}.` : 'Expired.';
+  if (v.status === 'expired') return expiredNote(v.expires_at);
   return `Its record on chain is ${v.status === 'not_found' ? 'missing' : v.status}.`;
 }
 

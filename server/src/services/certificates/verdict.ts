@@ -6,12 +6,12 @@ import { parseVerificationDetails, claimsWereChecked } from '../../../../shared/
 import type { CertificateRow } from '../../db/schema';
 import type { Services } from '../index';
 import type { ChainRecords } from '../chain/types';
-import { findWithHolder, type CertificateWithHolder } from '../../db/certificates';
+import { findVerifiedByOriginal, findWithHolder, type CertificateWithHolder } from '../../db/certificates';
 import { toPublicCertificateDto } from './dto';
 
 const iso = (secs: bigint) => (secs === 0n ? null : new Date(Number(secs) * 1000).toISOString());
 
-type ChainPart = Omit<VerdictDto, 'valid' | 'note' | 'integrity' | 'expected_sha256' | 'actual_sha256' | 'certificate' | 'checked_at'>;
+type ChainPart = Omit<VerdictDto, 'valid' | 'note' | 'flags' | 'original_sha256' | 'integrity' | 'expected_sha256' | 'actual_sha256' | 'certificate' | 'checked_at'>;
 
 // What the chain says about a hash is cached per hash and
 // reused while the chain's state version is unchanged, for at most 1 s (expiry, RPC chains). Whole
@@ -142,6 +142,31 @@ export class VerdictService {
 /** `reason_text` of a certificate whose record now names another holder (its own claim is over). */
 const SUPERSEDED_TEXT = 'an institution issued this file to another wallet; this earlier claim was never confirmed by the institution and no longer counts';
 
+/** A day as the verdict's words give it ("November 26, 2026"), in UTC: the chain's times are UTC. */
+export const dayOf = (isoTime: string) => new Date(isoTime).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** The note of a record past its expiry (also the holder's lists', standing.ts). */
+export const expiredNote = (expiresAt: string | null) => (expiresAt ? `Expired on ${dayOf(expiresAt)}.` : 'Expired.');
+
+/** `reason_text` of an expired record: the reason in words, with its date. */
+const expiredText = (expiresAt: string | null) => (expiresAt ? `expired on ${dayOf(expiresAt)}` : 'expired');
+
+/**
+ * The note of a pending record whose content nobody could read (its row awaits the institution's
+ * confirmation): said in the platform's words, with no field of the row (a pending certificate is not public).
+ */
+const AWAITING_NOTE = 'Not verified: its content could not be read automatically, so it waits for the institution to confirm it on chain with its own key.';
+
+/** Whether two institution names are the same name (case, spacing and punctuation aside). */
+export function sameInstitution(a: string, b: string): boolean {
+  const norm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return norm(a) === norm(b);
+}
+
+/** What the platform's check flagged, said after its note ("Checked by Attesta only…"). */
+export const flagsText = (flags: readonly string[]) =>
+  flags.length ? `Its check flagged what follows, which does not make it invalid on its own (the text names the claims): ${flags.join(' ')}` : '';
+
 /** The verdict's JSON text as stored and cached: without checked_at (added when it is sent). */
 export const verdictText = (v: VerdictDto) => JSON.stringify({ ...v, checked_at: undefined });
 
@@ -151,24 +176,46 @@ export const verdictText = (v: VerdictDto) => JSON.stringify({ ...v, checked_at:
  * verified on chain and still this certificate's; `confirmer`: the institution whose own key confirmed
  * it (issuer-confirmed tier); `claimsChecked`: the claims shown were checked (by the platform's content
  * check, or confirmed by the institution through the product's flow; a confirmation made on chain only
- * covers the file); `claimedInstitution`: whom a platform-only check is not confirmed by.
+ * covers the file); `claimedInstitution`: the institution the certificate names — whom a platform-only
+ * check is not confirmed by, and whose word a confirmation by another institution is not (not valid).
  */
-export function judgeRecord(p: { verified: boolean; tier: string; confirmer: VerdictInstitution | null; claimsChecked: boolean; claimedInstitution: string | null }): { valid: boolean; note: string | null } {
+export function judgeRecord(p: {
+  verified: boolean;
+  tier: string;
+  confirmer: VerdictInstitution | null;
+  claimsChecked: boolean;
+  claimedInstitution: string | null;
+  /** What the platform's check flagged (platform_verified tier): said in the note, never a rejection by itself. */
+  flags?: readonly string[];
+}): { valid: boolean; note: string | null } {
   // An institution's confirmation counts while the operator keeps it approved.
   const confirmerNotApproved = p.verified && p.tier === 'issuer_confirmed' && p.confirmer?.status !== 'approved';
   const claimsUnchecked = p.verified && !p.claimsChecked;
   const institution = p.confirmer?.name ?? 'The institution';
+  // An institution's key speaks for that institution only: a confirmation by another one than the
+  // certificate names (sent on chain, outside the product's flow, which writes the confirmer's name into
+  // the claims) is not the named institution's word.
+  const otherInstitution =
+    p.verified && p.tier === 'issuer_confirmed' && !!p.confirmer?.name && !!p.claimedInstitution && !sameInstitution(p.confirmer.name, p.claimedInstitution);
   const note = confirmerNotApproved
     ? `${institution}'s registration is ${p.confirmer?.status === 'suspended' ? 'suspended' : 'not approved'}.`
     : claimsUnchecked && p.tier === 'issuer_confirmed'
       ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
-      : p.verified && p.confirmer && !p.confirmer.domain_proven
-        ? `${institution}'s own key signed the record, but its domain${p.confirmer.domain ? ` ${p.confirmer.domain}` : ''} is not proven at present.`
-        : p.verified && !claimsUnchecked && p.tier === 'platform_verified'
-          ? // The platform's check is never to be read as the institution's word: say whose it is, and whose it is not.
-            `Checked by Attesta only, not confirmed by ${p.claimedInstitution || 'the institution'}.`
-          : null;
-  return { valid: p.verified && !confirmerNotApproved && !claimsUnchecked, note };
+      : otherInstitution
+        ? `${institution} confirmed this file on chain with its own key, but the certificate names ${p.claimedInstitution}, which has not confirmed it: a confirmation by ${institution} is not ${p.claimedInstitution}'s word.`
+        : p.verified && p.confirmer && !p.confirmer.domain_proven
+          ? `${institution}'s own key signed the record, but its domain${p.confirmer.domain ? ` ${p.confirmer.domain}` : ''} is not proven at present.`
+          : p.verified && !claimsUnchecked && p.tier === 'platform_verified'
+            ? // The platform's check is never to be read as the institution's word: say whose it is, whose it is not, and what it flagged.
+              `Checked by Attesta only, not confirmed by ${p.claimedInstitution || 'the institution'}.${p.flags?.length ? ` ${flagsText(p.flags)}` : ''}`
+            : null;
+  return { valid: p.verified && !confirmerNotApproved && !claimsUnchecked && !otherInstitution, note };
+}
+
+/** What the platform's document check flagged, from a row's verification details (its verdict). */
+export function platformFlags(details: ReturnType<typeof parseVerificationDetails>): string[] {
+  if (details?.kind !== 'verdict' || !Array.isArray(details.tamper_signals)) return [];
+  return details.tamper_signals.filter((f): f is string => typeof f === 'string' && f.trim() !== '');
 }
 
 /**
@@ -182,17 +229,27 @@ export async function computeVerdict(src: VerdictSources, p: VerdictQuery): Prom
   // The row is read first: its stored record address spares deriving the record's (chainPartOf).
   let row: CertificateWithHolder | undefined;
   let live: CertificateWithHolder | undefined;
+  /** The certificate whose transactions the verdict lists. */
+  let txsOf: CertificateWithHolder | undefined;
   let chain: ChainPart;
   if (p.cert) {
-    row = live = await findWithHolder(src.db, { id: p.cert.id });
+    row = live = txsOf = await findWithHolder(src.db, { id: p.cert.id });
     chain = await src.chainPart(p.sha256, row?.record_address);
   } else {
     live = await findWithHolder(src.db, { sha256: p.sha256 });
     chain = await src.chainPart(p.sha256, live?.record_address);
-    // Only the live row of the wallet the record names as its holder, and only while it is verified.
-    row = chain.holder_wallet && live?.holder_wallet === chain.holder_wallet && live.verification_status === 'verified' ? live : undefined;
+    // No record and no certificate of this hash: it may be the image a holder uploaded (its PDF is recorded).
+    if (!live && chain.status === 'not_found') {
+      const original = await originalUploadVerdict(src, p);
+      if (original) return original;
+    }
+    // The live row of the wallet the record names as its holder: its transactions are public chain facts
+    // (listed whatever its status); its fields only while it is verified.
+    const holders = chain.holder_wallet && live?.holder_wallet === chain.holder_wallet ? live : undefined;
+    row = holders?.verification_status === 'verified' ? holders : undefined;
+    txsOf = holders;
   }
-  const part: ChainPart = row ? { ...chain, record_address: chain.record_address ?? row.record_address, transactions: await transactionsOf(src.db, row.id) } : chain;
+  const part: ChainPart = txsOf ? { ...chain, record_address: chain.record_address ?? txsOf.record_address, transactions: await transactionsOf(src.db, txsOf.id) } : chain;
   const mismatch = p.fileSha256 !== undefined && p.fileSha256 !== p.sha256;
   const found = part.status !== 'not_found';
   // The record now names another holder: an institution issued this file to its rightful holder, so
@@ -200,19 +257,37 @@ export async function computeVerdict(src: VerdictSources, p: VerdictQuery): Prom
   // the record names this wallet again later (an issue back to it is not this claim: chain-sync).
   const superseded = !!row && ((!!part.holder_wallet && part.holder_wallet !== row.holder_wallet) || row.verification_status === 'superseded');
   const verified = part.status === 'verified' && !superseded;
-  const { valid, note } = judgeRecord({
+  const details = row ? parseVerificationDetails(row.verification_details) : null;
+  // The platform's check is what the verdict rests on at the platform_verified tier: what it flagged goes with it.
+  const flags = verified && part.tier === 'platform_verified' ? platformFlags(details) : [];
+  const judged = judgeRecord({
     verified,
     tier: part.tier,
     confirmer: part.tier === 'issuer_confirmed' ? part.issuer : null,
-    claimsChecked: !row || (row.verification_status === 'verified' && claimsWereChecked(parseVerificationDetails(row.verification_details))),
+    claimsChecked: !row || (row.verification_status === 'verified' && claimsWereChecked(details)),
     claimedInstitution: row?.institution_name || part.confirmation_requested_from?.name || null,
+    flags,
   });
+  const { valid } = judged;
+  let note = judged.note;
+  let why = part.reason_text;
+  if (part.status === 'expired' && !superseded) {
+    // The record is past its expiry: the reason in words, with its date.
+    note = expiredNote(part.expires_at);
+    why = expiredText(part.expires_at);
+  } else if (part.status === 'pending' && live && live.holder_wallet === part.holder_wallet && parseVerificationDetails(live.verification_details)?.kind === 'awaiting_confirmation') {
+    const asked = part.confirmation_requested_from?.name;
+    note = asked ? `${AWAITING_NOTE} Its holder asked ${asked} to confirm it.` : AWAITING_NOTE;
+  }
   const verdict: VerdictDto = {
     valid: valid && !mismatch,
     note,
+    flags,
+    original_sha256: null,
     integrity: p.fileSha256 === undefined ? 'not_checked' : mismatch ? 'mismatch' : found ? 'match' : 'not_checked',
     ...(mismatch ? { expected_sha256: p.sha256, actual_sha256: p.fileSha256 } : {}),
     ...part,
+    reason_text: why,
     ...(superseded ? { status: 'superseded' as const, tier: 'none' as const, reason_code: ReasonCode.RevokedSuperseded, reason: reasonName(ReasonCode.RevokedSuperseded), reason_text: SUPERSEDED_TEXT } : {}),
     certificate: row ? toPublicCertificateDto(row, row, p.origin) : null,
     checked_at: new Date().toISOString(),
@@ -228,6 +303,21 @@ export async function computeVerdict(src: VerdictSources, p: VerdictQuery): Prom
     expiresAt: chain.status === 'expired' || chain.status === 'revoked' ? null : expiresAt,
   };
   return { verdict, inputs };
+}
+
+/**
+ * The verdict of a hash that is the SHA-256 of an image a holder uploaded (`original_sha256`: Attesta
+ * converted it to the PDF whose hash is recorded): that certificate's verdict by its PDF's hash, saying so.
+ * Only where that verdict shows the certificate (verified, its record's holder's), as for every row field;
+ * otherwise null (the hash is answered as not found). One indexed lookup (certificate_original_sha256_idx).
+ */
+async function originalUploadVerdict(src: VerdictSources, p: VerdictQuery): Promise<{ verdict: VerdictDto; inputs: VerdictInputs } | null> {
+  const upload = await findVerifiedByOriginal(src.db, p.sha256);
+  if (!upload || upload.sha256 === p.sha256) return null;
+  const { verdict, inputs } = await computeVerdict(src, { sha256: upload.sha256, origin: p.origin });
+  if (verdict.certificate?.id !== upload.id) return null;
+  // Not the recorded file itself: its integrity is the upload's record, said by original_sha256.
+  return { verdict: { ...verdict, integrity: 'not_checked', original_sha256: p.sha256 }, inputs };
 }
 
 /** The transactions this server sent for certificate `certId`, oldest first. */

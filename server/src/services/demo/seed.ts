@@ -1,6 +1,6 @@
 import { CertificateStatus, IssuerStatus, fromHex } from '../../../../shared/program/codec';
 import { certificatePda } from '../../../../shared/program/pda';
-import { ReasonCode } from '../../../../shared/program/reasons';
+import { ReasonCode, reasonName } from '../../../../shared/program/reasons';
 import type { CertificateRow } from '../../db/schema';
 import { sha256Hex } from '../files/index.js';
 import type { Services } from '../index';
@@ -9,14 +9,19 @@ import { certificateFileKey } from '../certificates/intake';
 import { createHash } from 'node:crypto';
 import { Keypair, type PublicKey } from '@solana/web3.js';
 import { loadOrCreateDemoKeys } from './keys';
-import type { VerdictDetails } from '../../../../shared/schemas/details';
+import type { ConfirmedDetails, VerdictDetails } from '../../../../shared/schemas/details';
 import { findCertificate, insertCertificate } from '../../db/certificates';
 import { reconcileCertificate } from '../chain-sync/reconcile';
 import { appendAudit } from '../../db/audit';
+import { CHECKS, type DocumentStepResult, type HashStepResult, type IssuerStepResult, type JobFacts } from '../verification/steps';
 
 // Demo data for the embedded chain (ATTESTA_DEMO_DATA=false turns it off): an approved issuer and a
 // demo wallet holding cert-1 (verified, issuer-confirmed), cert-2 (pending) and cert-3 (rejected).
 // Their keys are random per installation and stay in the data dir (./keys.ts); never on a real cluster.
+// What their logs and details say is what happened: cert-1 and cert-3 are read by the verification's own
+// checks (services/verification/steps.ts: the file against its record, the document's text against the
+// claims and the demo holder's name, the institution), and their results are written as those checks
+// gave them; cert-2 was never checked, and says nothing.
 export const DEMO_USER_ID = 'u_demo';
 export const DEMO_ISSUER_NAME = 'Attesta Demo University';
 /**
@@ -202,19 +207,76 @@ export async function seedDemoData(svc: Services): Promise<void> {
       sigs.anchor = r.signature;
       record = await chain.readCertificate(hash);
     }
-    if (c.outcome !== 'pending' && record?.status === CertificateStatus.Pending) {
-      const r = await chain.recordVerification(
-        { hash, verified: c.outcome === 'verified', reasonCode: c.outcome === 'verified' ? 0 : ReasonCode.ContentMismatch },
-        { kind: 'record_verification', certificateId: c.id },
-      );
+
+    // The verification's own checks, on this file and these claims (cert-2 is left for its holder to start).
+    const claims = { title: c.title, institution_name: c.institution, program_name: c.program };
+    const facts: JobFacts = {
+      svc,
+      cert: { ...claims, sha256, holder_wallet: holder.publicKey.toBase58() } as CertificateRow,
+      hash,
+      file: async () => pdf,
+      record: () => chain.readCertificate(hash),
+      holderName: async () => holderName,
+    };
+    const checked: { hash?: HashStepResult; document?: DocumentStepResult; issuer?: IssuerStepResult } = {};
+    if (c.outcome !== 'pending') {
+      try {
+        checked.hash = await CHECKS.hash_verification.run(facts);
+        if (checked.hash.status === 'success') checked.document = await CHECKS.document_checks.run(facts);
+        if (c.outcome === 'verified' && checked.document?.status === 'success') checked.issuer = await CHECKS.issuer_verification.run(facts);
+      } catch (e) {
+        // Seeded without what did not run (and saying nothing of it): the server starts either way.
+        console.warn(`demo data: ${c.id}: its checks could not run (${(e as Error).message}); seeded without them.`);
+      }
+    }
+    const read = checked.document?.status === 'success';
+    // cert-3's verdict is the one its check reached (a claimed program its text does not name); a check
+    // that reached none leaves it pending, as the pipeline would.
+    const rejection = c.outcome !== 'rejected' ? null : checked.document?.status === 'failed' ? checked.document : checked.hash?.status === 'failed' ? checked.hash : null;
+    const outcome: DemoCert['outcome'] = c.outcome === 'rejected' ? (rejection ? 'rejected' : 'pending') : c.outcome;
+    if (outcome === 'rejected' && record?.status === CertificateStatus.Pending) {
+      const r = await chain.recordVerification({ hash, verified: false, reasonCode: rejection!.reasonCode ?? ReasonCode.ContentMismatch }, { kind: 'record_verification', certificateId: c.id });
       sigs.verify = r.signature;
     }
 
-    const details: VerdictDetails | null =
-      c.outcome === 'verified'
-        ? { kind: 'verdict', reason: `Issued by ${DEMO_ISSUER_NAME} (${DEMO_ISSUER_DOMAIN}, domain not proven: demo data): its own key signed the record.`, reason_code: 0, reason_name: 'none', tier: 'issuer_confirmed', issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME }, content_checked: true }
-        : c.outcome === 'rejected'
-          ? { kind: 'verdict', reason: 'The document text does not name the claimed program.', reason_code: ReasonCode.ContentMismatch, reason_name: 'content_mismatch', tier: 'none' }
+    const issuedReason = `Issued by ${DEMO_ISSUER_NAME} (${DEMO_ISSUER_DOMAIN}, domain not proven: demo data): its own key signed the record.`;
+    const details: VerdictDetails | ConfirmedDetails | null =
+      outcome === 'verified'
+        ? read
+          ? // Read and matched, as the pipeline writes it for a record the institution's key already signed.
+            {
+              kind: 'verdict',
+              reason: issuedReason,
+              reason_code: 0,
+              reason_name: 'none',
+              tier: 'issuer_confirmed',
+              issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME },
+              content_checked: true,
+              holder_name: holderName,
+              tamper_signals: checked.document?.tamper_signals ?? [],
+            }
+          : // Not read (the document check could not run): what the institution's issuing says, as the issue flow writes it.
+            {
+              kind: 'confirmed',
+              reason: issuedReason,
+              reason_code: 0,
+              reason_name: 'none',
+              tier: 'issuer_confirmed',
+              issuer: { authority: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME, domain: DEMO_ISSUER_DOMAIN },
+              confirmed_at: now,
+              claims_confirmed: true,
+              content_checked: false,
+            }
+        : outcome === 'rejected'
+          ? {
+              kind: 'verdict',
+              reason: rejection!.message,
+              reason_code: rejection!.reasonCode ?? ReasonCode.ContentMismatch,
+              reason_name: reasonName(rejection!.reasonCode ?? ReasonCode.ContentMismatch),
+              tier: 'none',
+              step: rejection === checked.document ? 'document_checks' : 'hash_verification',
+              signature: sigs.verify ?? null,
+            }
           : null;
     const row: CertificateRow = {
       id: c.id,
@@ -223,9 +285,9 @@ export async function seedDemoData(svc: Services): Promise<void> {
       institution_name: c.institution,
       program_name: c.program,
       issue_date: c.issueDate,
-      verification_status: c.outcome,
+      verification_status: outcome,
       verification_details: details ? JSON.stringify(details) : null,
-      tier: c.outcome === 'verified' ? 'issuer_confirmed' : 'none',
+      tier: outcome === 'verified' ? 'issuer_confirmed' : 'none',
       file_key: key,
       file_name: `${c.id}.pdf`,
       file_mime: 'application/pdf',
@@ -249,14 +311,13 @@ export async function seedDemoData(svc: Services): Promise<void> {
     };
     await db.transaction().execute(async (trx) => {
       await insertCertificate(trx, row);
-      const log = (step: string, status: 'success' | 'failed', message: string) =>
-        trx.insertInto('verification_log').values({ id: `l_${c.id}_${step}`, certificate_id: c.id, job_id: `demo-${c.id}`, verification_step: step, status, details: JSON.stringify({ message }), created_at: now }).execute();
-      if (c.outcome !== 'pending') await log('hash_verification', 'success', 'The file matches the SHA-256 recorded on chain for this holder.');
-      if (c.outcome === 'verified') {
-        await log('document_checks', 'success', `The document names the claimed title, institution and program, and the holder, ${holderName}.`);
-        await log('issuer_verification', 'success', details!.reason);
-      }
-      if (c.outcome === 'rejected') await log('document_checks', 'failed', details!.reason);
+      // Each check's log entry as the pipeline writes it: its status and message, and what it found.
+      const log = (step: string, status: 'success' | 'pending' | 'failed', details: { message: string }) =>
+        trx.insertInto('verification_log').values({ id: `l_${c.id}_${step}`, certificate_id: c.id, job_id: `demo-${c.id}`, verification_step: step, status, details: JSON.stringify(details), created_at: now }).execute();
+      if (checked.hash) await log('hash_verification', checked.hash.status, checked.hash);
+      if (checked.document) await log('document_checks', checked.document.status, checked.document);
+      if (checked.issuer) await log('issuer_verification', checked.issuer.status, checked.issuer);
+      if (sigs.verify) await log('chain_record', 'success', { message: 'Verdict rejected recorded on chain', signature: sigs.verify } as { message: string });
     });
   }
 }

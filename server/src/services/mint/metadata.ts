@@ -49,36 +49,53 @@ export interface NftMetadataInput {
   pdfUrl: string;
   /** The badge picture (./badge.ts), a PNG in the permanent store. */
   imageUrl: string;
+  /**
+   * The day the token is minted (YYYY-MM-DD, UTC): what the metadata says about the institution's domain
+   * proof held on that day, and is dated so (the metadata is permanent; a proof can lapse after).
+   */
+  mintedOn: string;
+  /** When the record expires (ISO, from the chain record), or null: it never does. */
+  expiresAt: string | null;
+  /** What the platform's document check flagged (the public verdict's `flags`: platform tier only). */
+  flags?: readonly string[];
 }
+
+/** An ISO time's UTC day, YYYY-MM-DD. */
+const utcDay = (iso: string) => new Date(iso).toISOString().slice(0, 10);
 
 /**
  * Whose word the record carries, in words no reader takes for more than it is: "Confirmed by" only for
- * an institution whose domain was proven when the token was minted (the metadata is permanent).
+ * an institution whose domain was proven when the token was minted, dated (the metadata is permanent, a
+ * proof can lapse); what the platform's check flagged, where that check is all it rests on.
  */
-function checkedBy(cert: Pick<CertificateRow, 'institution_name' | 'tier'>, issuer: MintIssuer | null | undefined): string {
+function checkedBy(cert: Pick<CertificateRow, 'institution_name' | 'tier'>, issuer: MintIssuer | null | undefined, mintedOn: string, flags: readonly string[]): string {
   const tier = badgeTier(cert.tier, issuer);
   const name = issuer?.name ?? cert.institution_name;
   const domain = issuer?.domain ?? 'unknown';
-  if (tier === 'issuer_confirmed') return `Confirmed by ${name} (${domain}, domain proven): its own key signed the record.`;
-  if (tier === 'issuer_signed') return `The record was signed with ${name}'s own key, but its domain ${domain} was not proven when this token was minted.`;
-  return `Checked by Attesta only (the file's text names these claims and its holder), not confirmed by ${cert.institution_name}.`;
+  if (tier === 'issuer_confirmed') return `Confirmed by ${name} (${domain}, domain proven when minted, ${mintedOn}): its own key signed the record.`;
+  if (tier === 'issuer_signed') return `The record was signed with ${name}'s own key, but its domain ${domain} was not proven when this token was minted, ${mintedOn}.`;
+  const flagged = flags.length ? ` Attesta's check flagged (not a rejection on its own): ${flags.join(' ')}` : '';
+  return `Checked by Attesta only (the file's text names these claims and its holder), not confirmed by ${cert.institution_name}.${flagged}`;
 }
 
 /**
  * The NFT's off-chain metadata (Metaplex JSON standard: what wallets and marketplaces read).
- * Deterministic — no timestamps, no mint address — so a retried prepare produces the same bytes and
- * reuses the stored copy. Nothing about the holder: no name, no wallet (the token account says who
+ * Deterministic — no time of day, no mint address; the mint's day only — so a retried prepare (the same
+ * day) produces the same bytes and reuses the stored copy. Nothing about the holder: no name, no wallet (the token account says who
  * holds it); the title, program and institution are the certificate's own claims.
  */
-export function nftMetadataJson({ cert, issuer, verifyUrl, pdfUrl, imageUrl }: NftMetadataInput) {
+export function nftMetadataJson({ cert, issuer, verifyUrl, pdfUrl, imageUrl, mintedOn, expiresAt, flags = [] }: NftMetadataInput) {
   const tier = badgeTier(cert.tier, issuer);
   const signer = tier === 'issuer_confirmed' || tier === 'issuer_signed';
+  const platform = !signer;
+  const expiresOn = expiresAt ? utcDay(expiresAt) : null;
   return {
     name: cert.title,
     symbol: CERTIFICATE_SYMBOL,
     description:
       `${cert.title} — ${cert.program_name}, ${cert.institution_name}, issued ${cert.issue_date}. ` +
-      `${checkedBy(cert, issuer)} The document's SHA-256 is anchored on Solana in the certificate record ${cert.record_address}. ` +
+      `${checkedBy(cert, issuer, mintedOn, platform ? flags : [])} The document's SHA-256 is anchored on Solana in the certificate record ${cert.record_address}. ` +
+      `${expiresOn ? `It expires on ${expiresOn} (UTC): not valid after that day.` : 'Its record sets no expiry.'} ` +
       `This token is soulbound (non-transferable). The record on chain says whether it is still valid.`,
     image: imageUrl,
     external_url: verifyUrl,
@@ -87,14 +104,16 @@ export function nftMetadataJson({ cert, issuer, verifyUrl, pdfUrl, imageUrl }: N
       { trait_type: 'Program', value: cert.program_name },
       { trait_type: 'Issue Date', value: cert.issue_date },
       { trait_type: 'Trust Tier', value: tierLabel(tier) },
+      { trait_type: 'Expires', value: expiresOn ?? 'Never' },
       // Who signed, its domain and whether that was proven at minting (issuer tiers only).
       ...(signer
         ? [
             { trait_type: 'Signed By', value: issuer?.name ?? cert.institution_name },
             { trait_type: 'Issuer Domain', value: issuer?.domain ?? 'unknown' },
-            { trait_type: 'Domain Proven', value: tier === 'issuer_confirmed' ? 'Yes' : 'No' },
+            // Dated: what held when the token was minted, not a promise about later.
+            { trait_type: 'Domain Proven', value: tier === 'issuer_confirmed' ? `Yes, when minted (${mintedOn})` : `No, when minted (${mintedOn})` },
           ]
-        : []),
+        : [{ trait_type: 'Check Flags', value: flags.length ? flags.join(' ') : 'None' }]),
       { trait_type: 'SHA-256', value: cert.sha256 },
       { trait_type: 'Record Address', value: cert.record_address },
       { trait_type: 'Verification URL', value: verifyUrl },

@@ -59,7 +59,17 @@ export async function prepareMint(ctx: MintContext, user: UserRow, id: string): 
   // The picture wallets show: the institution and tier only, shared by all its certificates (no certificate tags).
   const badge = await renderBadgePng({ institution: issuer?.name ?? cert.institution_name, tier: badgeTier(tier, issuer), domain: issuer?.domain, verifyHost: new URL(origin).host });
   const imageCopy = await putOnce(ctx.db, store, badge, BADGE_CONTENT_TYPE);
-  const metadata = nftMetadataJson({ cert: minted, issuer, verifyUrl: verificationUrl(origin, cert.user_id, cert.id), pdfUrl: pdfCopy.url, imageUrl: imageCopy.url });
+  const metadata = nftMetadataJson({
+    cert: minted,
+    issuer,
+    verifyUrl: verificationUrl(origin, cert.user_id, cert.id),
+    pdfUrl: pdfCopy.url,
+    imageUrl: imageCopy.url,
+    // The chain's day (the embedded chain's clock may be moved by tests); what its domain proof was that day.
+    mintedOn: new Date(Number(await ctx.chain.now()) * 1000).toISOString().slice(0, 10),
+    expiresAt: verdict.expires_at,
+    flags: verdict.flags,
+  });
   const metaCopy = await putOnce(ctx.db, store, new TextEncoder().encode(JSON.stringify(metadata)), 'application/json', tags);
 
   const operator = ctx.chain.operator;

@@ -27,12 +27,18 @@ function similarity(a: string, b: string): number {
 
 /**
  * The run of words in `text` most like `claim`, as printed (punctuation at its ends trimmed), or
- * null when the text has no words. Candidates are runs within one line, about as long as the claim.
+ * null when the text has no words. Candidates are runs within one line, about as long as the claim,
+ * that begin and end where a phrase can: never on a filler word the claim does not have there, so
+ * the document's whole phrase is quoted ("Diploma in Nursing", not "Diploma in" for a claimed
+ * "Diploma in Midwifery").
  */
 export function closestText(text: string, claim: string): string | null {
   const target = normaliseText(claim);
   if (!target) return null;
-  const n = target.split(' ').length;
+  const claimWords = target.split(' ');
+  const n = claimWords.length;
+  const startsOpen = FILLER.has(claimWords[0]);
+  const endsOpen = FILLER.has(claimWords[n - 1]);
   let best: { text: string; score: number } | null = null;
   for (const line of text.split(/\n+/).slice(0, MAX_LINES)) {
     const words = line.split(/\s+/).filter(Boolean).slice(0, MAX_WORDS_PER_LINE);
@@ -43,8 +49,11 @@ export function closestText(text: string, claim: string): string | null {
           .join(' ')
           .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
         const norm = normaliseText(raw);
-        // A run of filler words alone ("of the") is never what a certificate names.
-        if (!norm || norm.split(' ').every((w) => FILLER.has(w))) continue;
+        // A run of filler words alone ("of the") is never what a certificate names, nor is a phrase cut
+        // after or before one ("Diploma in", "in Nursing") unless the claim is cut so too.
+        const runWords = norm.split(' ');
+        if (!norm || runWords.every((w) => FILLER.has(w))) continue;
+        if ((!startsOpen && FILLER.has(runWords[0])) || (!endsOpen && FILLER.has(runWords[runWords.length - 1]))) continue;
         const score = similarity(norm, target) - 0.01 * Math.abs(len - n);
         if (!best || score > best.score) best = { text: raw, score };
       }

@@ -56,7 +56,7 @@ const SUMMARY_TONE = {
 } as const;
 
 export function VerdictSummary({ verdict }: { verdict: VerdictDto }) {
-  const { tone, pending, title, text } = verdictSummary(verdict);
+  const { tone, pending, title, text, flags, original } = verdictSummary(verdict);
   const Icon = pending ? Clock : tone === 'pass' ? CheckCircle2 : tone === 'warn' ? AlertTriangle : XCircle;
   return (
     <div role="status" data-testid="verdict-summary" data-valid={verdict.valid} data-status={verdictStatus(verdict)} data-tone={tone} className={`flex items-start gap-3 rounded-xl border p-4 ${SUMMARY_TONE[tone]}`}>
@@ -64,6 +64,18 @@ export function VerdictSummary({ verdict }: { verdict: VerdictDto }) {
       <div className="min-w-0">
         <p className="font-semibold">{title}</p>
         <p className="break-words text-sm opacity-90">{text}</p>
+        {original && (
+          <p className="mt-1 break-words text-sm opacity-90" data-testid="verdict-original-upload">
+            {original}
+          </p>
+        )}
+        {flags && (
+          // What the platform's check flagged: amber whatever the verdict's tone (it is no rejection, and no pass).
+          <p className="mt-2 flex items-start gap-1.5 break-words rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200" data-testid="verdict-flags">
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            <span>{flags}</span>
+          </p>
+        )}
       </div>
     </div>
   );
@@ -80,9 +92,11 @@ export function ChainVerdict({ verdict }: { verdict: VerdictDto }) {
     <ol className="divide-y" aria-label="Chain verification steps">
       <Step
         testId="step-integrity"
-        tone={verdict.integrity === 'match' ? 'pass' : verdict.integrity === 'mismatch' ? 'fail' : verdict.record_address && status !== 'not_found' ? 'pass' : 'fail'}
+        tone={verdict.original_sha256 ? 'info' : verdict.integrity === 'match' ? 'pass' : verdict.integrity === 'mismatch' ? 'fail' : verdict.record_address && status !== 'not_found' ? 'pass' : 'fail'}
         title={
-          verdict.integrity === 'match'
+          verdict.original_sha256
+            ? 'Integrity: the original upload of the file recorded on chain'
+            : verdict.integrity === 'match'
             ? 'Integrity: the file matches the on-chain fingerprint'
             : verdict.integrity === 'mismatch'
               ? 'Integrity: the file does NOT match the on-chain fingerprint'
@@ -91,6 +105,11 @@ export function ChainVerdict({ verdict }: { verdict: VerdictDto }) {
                 : 'Integrity: no on-chain record'
         }
       >
+        {verdict.original_sha256 && (
+          <p>
+            Looked up <Mono>{verdict.original_sha256}</Mono>: the SHA-256 of the image its holder uploaded, which Attesta converted to the PDF whose SHA-256 follows (Attesta's record of the upload, not the chain's).
+          </p>
+        )}
         {verdict.integrity === 'mismatch' ? (
           <dl className="space-y-1">
             <div>

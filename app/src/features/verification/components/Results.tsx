@@ -46,7 +46,9 @@ export function CompareBlock({ comparison, other, verdict }: { comparison: Compa
         other !== undefined &&
         (other && other.status !== 'not_found' ? (
           <div className="space-y-2" data-testid="compare-other">
-            <p className="text-sm text-muted-foreground">This file is another certificate on chain:</p>
+            <p className="text-sm text-muted-foreground">
+              {other.original_sha256 && other.sha256 === comparison.expected ? "This file is the original image of this certificate's recorded PDF:" : 'This file is another certificate on chain:'}
+            </p>
             <VerdictSummary verdict={other} />
           </div>
         ) : (

@@ -6,11 +6,15 @@
 // - A platform check is "Checked by Attesta only — not confirmed by <the claimed institution>", with what
 //   was checked and how the institution's word can be had.
 // - A record the chain calls verified but that is not valid (a suspended institution, claims a
-//   confirmation does not cover) is "Not valid", with the reason.
+//   confirmation does not cover, a confirmation by another institution than the one the certificate
+//   names, an expiry passed) is "Not valid", with the reason (and the date).
+// - What the platform's check flagged goes with every verdict that rests on that check, in amber: it does
+//   not make the certificate invalid on its own, and the words say so.
 import type { VerdictDto } from '../../../../../shared/schemas/dto';
 import { checkedHolderName } from '../../../../../shared/schemas/details';
 import { reasonText } from '../../../../../shared/program/reasons';
 import { chainReason } from '../../certificates/lib/chain-reason';
+import { formatDate } from '../../../lib/dates';
 
 /** pass: checked and holds; fail: fails; warn: attention; info: a record detail; neutral: not checked. */
 export type Tone = 'pass' | 'fail' | 'warn' | 'info' | 'neutral';
@@ -69,6 +73,41 @@ export function askText(verdict: VerdictDto): string {
   return `Ask the holder to request confirmation from ${verdict.certificate?.institution_name ?? 'the institution'}.`;
 }
 
+/**
+ * What the platform's check flagged, where the verdict rests on that check (`verdict.flags`), and what
+ * that means: not a rejection on its own, and not the institution's word. Null when nothing was flagged.
+ */
+export function flagsText(verdict: VerdictDto): string | null {
+  const flags = verdict.flags ?? [];
+  if (!flags.length) return null;
+  const institution = verdict.certificate?.institution_name ?? 'the institution';
+  return `Attesta's check flagged: ${flags.join(' ')} On their own these do not make it invalid (its text names the claims), but only ${institution} can confirm it.`;
+}
+
+/** A verdict found by the hash of the image its holder uploaded (`original_sha256`): what that hash is. */
+export function originalUploadText(verdict: VerdictDto): string | null {
+  if (!verdict.original_sha256) return null;
+  return "This is the original image its holder uploaded: Attesta converted it to the PDF recorded on chain, and this is that PDF's verdict (the link between the two is Attesta's record of the upload).";
+}
+
+/** Whether two institution names are the same name (case, spacing and punctuation aside), as the server compares them. */
+const sameInstitution = (a: string, b: string) => {
+  const norm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return norm(a) === norm(b);
+};
+
+/**
+ * The institution the certificate names, when the institution whose key confirmed the record is another
+ * one (a confirmation sent on chain outside the product's flow): its key is not the named institution's word.
+ */
+export function otherInstitutionNamed(verdict: VerdictDto): string | null {
+  const named = verdict.certificate?.institution_name;
+  const confirmer = verdict.issuer?.name;
+  // The server judges it (judgeRecord): only a verdict it found not valid is worded so.
+  if (verdict.valid || verdict.status !== 'verified' || verdict.tier !== 'issuer_confirmed' || !named || !confirmer) return null;
+  return sameInstitution(named, confirmer) ? null : named;
+}
+
 /** "Checked by Attesta only — not confirmed by <the institution the certificate names>". */
 export const platformTitle = (verdict: VerdictDto) => `Checked by Attesta only — not confirmed by ${verdict.certificate?.institution_name ?? 'any institution'}`;
 
@@ -101,7 +140,12 @@ export function verdictStatus(verdict: VerdictDto): string {
  * the holder's document text; a revocation or supersession says who did it (public on chain anyway).
  */
 export function verdictReason(verdict: VerdictDto): string | null {
-  // The server's words for a verified record that is not valid (a suspended institution; claims its confirmation does not cover).
+  // Past its expiry: when, in the reader's own date format.
+  if (verdict.status === 'expired' && verdict.integrity !== 'mismatch') {
+    return verdict.expires_at ? `It expired on ${formatDate(verdict.expires_at)}: it is not valid after that date.` : 'It has expired: it is not valid any more.';
+  }
+  // The server's words for a verified record that is not valid (a suspended institution; claims its
+  // confirmation does not cover; another institution's confirmation), or for a pending one that waits.
   if (verdict.note && !verdict.valid) return verdict.note;
   if (verdict.status === 'verified' && !verdict.valid && verdict.integrity !== 'mismatch') {
     return 'The title, institution and program shown were not checked against the document.';
@@ -127,8 +171,22 @@ export function institutionDomain(issuer: VerdictDto['issuer'], inList = false):
 }
 
 /** The headline: what was checked, by whom, in the tone of the verdict (green only for a valid check, saying whose). */
-export function verdictSummary(verdict: VerdictDto): { tone: 'pass' | 'warn' | 'fail'; pending: boolean; title: string; text: string } {
-  if (verdict.integrity === 'mismatch') return { tone: 'fail', pending: false, title: 'Not valid', text: 'The file does not match the one recorded on chain.' };
+export function verdictSummary(verdict: VerdictDto): {
+  tone: 'pass' | 'warn' | 'fail';
+  pending: boolean;
+  title: string;
+  text: string;
+  /** What the platform's check flagged (an amber line of the verdict), or null. */
+  flags: string | null;
+  /** The hash looked up is the holder's original image of the recorded PDF, or null. */
+  original: string | null;
+} {
+  if (verdict.integrity === 'mismatch') return { tone: 'fail', pending: false, title: 'Not valid', text: 'The file does not match the one recorded on chain.', flags: null, original: null };
+  const said = { flags: flagsText(verdict), original: originalUploadText(verdict) };
+  return { ...headline(verdict), ...said };
+}
+
+function headline(verdict: VerdictDto): { tone: 'pass' | 'warn' | 'fail'; pending: boolean; title: string; text: string } {
   const reason = () => verdictReason(verdict) ?? STATUS_TEXT[verdict.status] ?? verdict.status;
   if (verdict.status === 'pending') return { tone: 'warn', pending: true, title: 'Not verified yet', text: reason() };
   if (!verdict.valid) {
@@ -161,6 +219,7 @@ export function verdictSteps(verdict: VerdictDto): VerdictSteps {
   const issuer = verdict.issuer;
   const standing = standingOf(issuer);
   const confirmedByIssuer = verified && verdict.tier === 'issuer_confirmed';
+  const otherNamed = otherInstitutionNamed(verdict);
   // Verified on chain, yet the file given is another one, or the verdict is not valid (claims the
   // confirmation does not cover, a suspended institution), or the server adds a caveat (a domain not proven).
   const mismatch = verdict.integrity === 'mismatch';
@@ -185,16 +244,20 @@ export function verdictSteps(verdict: VerdictDto): VerdictSteps {
       // An institution's key, but not a proven institution: never "Issuer confirmed".
       tierTone = 'warn';
       tierText = notConfirmationText(issuer);
+    } else if (otherNamed) {
+      tierText = `Not ${otherNamed}'s confirmation: ${nameOf(issuer)}${institutionDomain(issuer)} signed this record on chain with its own key, but the certificate names ${otherNamed}.`;
     } else if (claimsNotCovered) {
       tierText = `Issuer confirmed the file only: ${nameOf(issuer)}${institutionDomain(issuer)} signed this record on chain with its own key, but the title and program shown were entered by the holder and were not confirmed.`;
     } else {
       tierText = `Issuer confirmed: ${nameOf(issuer)}${institutionDomain(issuer)} signed this record on chain with its own key.`;
     }
   } else if (verified && verdict.tier === 'platform_verified') {
-    // Never to be mistaken for the institution's word: what the platform checked, and what it did not.
+    // Never to be mistaken for the institution's word: what the platform checked, what it did not, and what it flagged.
+    const flagged = flagsText(verdict);
+    if (flagged && !claimsNotCovered) tierTone = 'warn';
     tierText = claimsNotCovered
       ? `${platformTitle(verdict)}. ${verdictReason(verdict)}`
-      : `${platformTitle(verdict)}. ${platformCheckText(verdict)}`;
+      : `${platformTitle(verdict)}. ${platformCheckText(verdict)}${flagged ? ` ${flagged}` : ''}`;
   } else if (verified) {
     tierTone = 'warn';
     tierText = 'No trust tier is recorded.';
@@ -222,6 +285,9 @@ export function verdictSteps(verdict: VerdictDto): VerdictSteps {
     } else if (confirmedByIssuer && standing === 'unproven') {
       issuerTone = 'warn';
       issuerText = `${name} (approved issuer${institutionDomain(issuer, true)}) signed this record on chain with its own key.`;
+    } else if (confirmedByIssuer && otherNamed) {
+      issuerTone = 'warn';
+      issuerText = `${name} (approved issuer${institutionDomain(issuer, true)}) confirmed this file on chain; the certificate names ${otherNamed}, which has not confirmed it.`;
     } else if (confirmedByIssuer && claimsNotCovered) {
       issuerTone = 'warn';
       issuerText = `${name} (approved issuer${institutionDomain(issuer, true)}) confirmed this file on chain, not the title and program shown.`;
