@@ -450,8 +450,9 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await seenToasts(page);
     await fillCertificateForm(page, claims, file);
     await page.waitForURL(/\/certificates\/(?!create)[^/]+$/, { timeout: 20_000 });
-    await toast(page, 'Certificate Verified', SETTLE_MS);
-    expect(await statusBadge(page).getAttribute('data-status')).toBe('verified');
+    // Checked by the platform only: the holder's badge says so (never "Verified").
+    await toast(page, 'Checked by Attesta only', SETTLE_MS);
+    expect(await statusBadge(page).getAttribute('data-status')).toBe('platform_checked');
     const id = page.url().split('/').pop();
     const flagged = 'Saved by an editing tool (iLovePDF) after being created by Microsoft Word.';
 
