@@ -18,6 +18,7 @@ import * as m0012 from './migrations/2026-11-23T1000-institutions';
 import * as m0013 from './migrations/2026-11-23T1100-unset-names';
 import * as m0014 from './migrations/2026-11-24T0000-public-verdict';
 import * as m0015 from './migrations/2026-11-25T0000-verdict-words';
+import * as m0016 from './migrations/2026-11-26T0000-certificate-events';
 
 export type Db = Kysely<DB>;
 export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23T1100-unset-names': m0013,
   '2026-11-24T0000-public-verdict': m0014,
   '2026-11-25T0000-verdict-words': m0015,
+  '2026-11-26T0000-certificate-events': m0016,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -13,6 +13,7 @@ import type { VerdictDetails } from '../../../../shared/schemas/details';
 import { findCertificate, insertCertificate } from '../../db/certificates';
 import { reconcileCertificate } from '../chain-sync/reconcile';
 import { appendAudit } from '../../db/audit';
+import { appendEvent } from '../../db/events';
 
 // Demo data for the embedded chain (ATTESTA_DEMO_DATA=false turns it off): an approved issuer and a
 // demo wallet holding cert-1 (verified, issuer-confirmed), cert-2 (pending) and cert-3 (rejected).
@@ -251,12 +252,23 @@ export async function seedDemoData(svc: Services): Promise<void> {
       await insertCertificate(trx, row);
       const log = (step: string, status: 'success' | 'failed', message: string) =>
         trx.insertInto('verification_log').values({ id: `l_${c.id}_${step}`, certificate_id: c.id, job_id: `demo-${c.id}`, verification_step: step, status, details: JSON.stringify({ message }), created_at: now }).execute();
-      if (c.outcome !== 'pending') await log('hash_verification', 'success', 'The file matches the SHA-256 recorded on chain for this holder.');
+      // cert-1 was issued by the demo institution: that is its history, an issue (no platform run of its own).
       if (c.outcome === 'verified') {
-        await log('document_checks', 'success', `The document names the claimed title, institution and program, and the holder, ${holderName}.`);
-        await log('issuer_verification', 'success', details!.reason);
+        await appendEvent(trx, {
+          certificate_id: c.id,
+          kind: 'issued',
+          actor: { role: 'issuer', wallet: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME, domain: DEMO_ISSUER_DOMAIN },
+          source: 'attesta',
+          signature: sigs.anchor ?? null,
+          message: `${details!.reason} It issued the details “${c.title}”, ${c.program}, ${c.institution}, ${c.issueDate} to this wallet.`,
+          details: { claims: { title: c.title, institution_name: c.institution, program_name: c.program, issue_date: c.issueDate }, claims_confirmed: true },
+          at: now,
+        });
       }
-      if (c.outcome === 'rejected') await log('document_checks', 'failed', details!.reason);
+      if (c.outcome === 'rejected') {
+        await log('hash_verification', 'success', 'The file matches the SHA-256 recorded on chain for this holder.');
+        await log('document_checks', 'failed', details!.reason);
+      }
     });
   }
 }

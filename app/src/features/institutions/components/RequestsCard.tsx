@@ -78,6 +78,12 @@ export function RequestsCard({ me }: { me: IssuerView }) {
                 <div className="flex flex-wrap items-start justify-between gap-2">
                   <div className="min-w-0 text-sm">
                     <p className="font-medium">{r.claims.title ?? 'Certificate'}</p>
+                    {/* What the holder claimed when asking (the server refuses a confirmation of anything else). */}
+                    <p className="text-muted-foreground" data-testid="request-institution" data-names-yours={r.names_your_institution} data-details-changed={r.details_changed}>
+                      Names {r.claimed_institution}
+                      {!r.names_your_institution && <span className="font-medium text-destructive"> (not your institution: decline it)</span>}
+                      {r.details_changed && <span className="font-medium text-destructive"> (the holder changed the details since asking: decline it)</span>}
+                    </p>
                     <p className="text-muted-foreground">
                       {r.claims.program_name} · issued {r.claims.issue_date} · {r.holder_name || 'Unnamed holder'} <span className="font-mono text-xs">({r.holder_wallet.slice(0, 6)}...{r.holder_wallet.slice(-4)})</span>
                     </p>
