@@ -8,7 +8,7 @@ import { TrustTier, fromHex } from '../../shared/program/codec';
 import { confirmCertificateIx, requestConfirmationIx } from '../../shared/program/instructions';
 import { ALL_WALLET_FLOWS } from '../src/services/issuers/flows';
 import { prepareAction, settleActions } from '../src/services/wallet-tx/actions';
-import { makeClient } from './helpers';
+import { makeClient, waitFor } from './helpers';
 import { approvedInstitution, ask, buildInstitutionWorld, holderWithCertificate, landedUnfinished, signed, type Browser, type InstitutionWorld } from './institutions-support/world';
 
 let w: InstitutionWorld;
@@ -70,7 +70,11 @@ describe('attack: claims swapped after asking (a1b)', () => {
     expect(v).toMatchObject({ valid: false, tier: 'none' });
     await expect(holder.client.mint.prepare.mutate({ id: cert.id })).rejects.toMatchObject(refusal('BAD_REQUEST'));
 
-    // The holder asks again: the institution is shown the details as they are now.
+    // The holder asks again: the institution is shown the details as they are now. (The same instruction
+    // under the blockhash of the first request would be that very transaction: asked again once the
+    // chain made a new one, as a wallet would after a moment.)
+    const used = (await db().selectFrom('wallet_action').select('blockhash').where('certificate_id', '=', cert.id).where('kind', '=', 'request_confirmation').executeTakeFirstOrThrow()).blockhash;
+    await waitFor(async () => (await w.server.services.chain.signingBlockhash()).blockhash !== used, 20_000, 100);
     const again = await ask(holder, cert.id, north);
     expect(again).toMatchObject({ status: 'open', claims: inflated });
   });
@@ -187,6 +191,5 @@ describe('attack: another institution confirms in the named one’s place (a1, x
 });
 
 async function waitSettled(id: string) {
-  const { waitFor } = await import('./helpers');
   await waitFor(async () => !(await db().selectFrom('verification_job').select('id').where('certificate_id', '=', id).where('status', 'in', ['queued', 'running']).executeTakeFirst()), 60_000);
 }

@@ -174,7 +174,7 @@ export const certificateRouter = router({
         }
         const claimsChange = !sameClaims(claimsOf(row), claimsOf(input));
         const withdrawn = claimsChange
-          ? await withdrawOpenRequests(trx, cert.id, 'You changed the certificate’s details after asking; ask again to have the new details confirmed.', now, { role: 'holder', wallet })
+          ? await withdrawOpenRequests(trx, cert.id, 'You changed the certificate’s details after asking; ask again to have the new details confirmed.', now, { actor: { role: 'holder', wallet }, chain: ctx.chain })
           : [];
         const changed = await updateCertificate(
           trx,

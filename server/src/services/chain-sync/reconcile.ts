@@ -3,7 +3,7 @@ import { CertificateStatus, TrustTier, fromHex, type CertificateAccount } from '
 import { ReasonCode, reasonName, reasonText, revokerRoleText } from '../../../../shared/program/reasons';
 import { checkedHolderName, claimsWereChecked, parseVerificationDetails, type ConfirmedDetails, type RevokedDetails, type SupersededDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
 import type { Kysely } from 'kysely';
-import { claimsOf, findBySha256, updateCertificate } from '../../db/certificates';
+import { claimsOf, findBySha256, lockCertificate, updateCertificate } from '../../db/certificates';
 import { appendEvent } from '../../db/events';
 import { newId } from '../../lib/ids';
 import type { CertificateRow, Database } from '../../db/schema';
@@ -197,7 +197,8 @@ async function followRequest(svc: Pick<Services, 'db' | 'bus' | 'chain'>, row: C
   const now = new Date().toISOString();
   const refused = `This certificate names “${row.institution_name}”, not ${who}: only the institution a certificate names can confirm it, so the request was not passed on. If the institution is mistyped, correct the details; otherwise ask ${row.institution_name} once it is on Attesta.`;
   await inTransaction(svc.db, async (trx) => {
-    await withdrawOpenRequests(trx, row.id, `You asked ${who} instead (on chain).`, now);
+    await lockCertificate(trx, row.id); // the row, then its requests: as every writer of both
+    await withdrawOpenRequests(trx, row.id, `You asked ${who} instead (on chain).`, now, { chain: svc.chain });
     await trx
       .insertInto('confirmation_request')
       .values({
@@ -232,12 +233,21 @@ async function followRequest(svc: Pick<Services, 'db' | 'bus' | 'chain'>, row: C
  * Closes the open confirmation requests of a certificate without an answer (`reason` tells the holder
  * why), with an entry in its history for each. Returns the requests withdrawn.
  */
-export async function withdrawOpenRequests(trx: Kysely<Database>, certificateId: string, reason: string, now: string, actor: { role: 'holder' | 'platform'; wallet: string | null } = { role: 'platform', wallet: null }) {
+export async function withdrawOpenRequests(
+  trx: Kysely<Database>,
+  certificateId: string,
+  reason: string,
+  now: string,
+  opts: { actor?: { role: 'holder' | 'platform'; wallet: string | null }; chain?: Pick<Services['chain'], 'readIssuer'> } = {},
+) {
+  const actor = opts.actor ?? { role: 'platform' as const, wallet: null };
   const open = await trx.selectFrom('confirmation_request').select(['id', 'issuer_authority', 'claims']).where('certificate_id', '=', certificateId).where('status', '=', 'open').execute();
   for (const r of open) {
     const done = await trx.updateTable('confirmation_request').set({ status: 'withdrawn', decided_at: now, withdrawn_reason: reason }).where('id', '=', r.id).where('status', '=', 'open').executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) continue;
-    const name = (await trx.selectFrom('issuer_profile').select('name').where('authority', '=', r.issuer_authority).executeTakeFirst())?.name ?? r.issuer_authority;
+    // The institution by name: its on-chain registration, else its profile, else its address.
+    const onChain = opts.chain ? await opts.chain.readIssuer(new PublicKey(r.issuer_authority)).catch(() => null) : null;
+    const name = onChain?.name ?? (await trx.selectFrom('issuer_profile').select('name').where('authority', '=', r.issuer_authority).executeTakeFirst())?.name ?? r.issuer_authority;
     await appendEvent(trx, {
       certificate_id: certificateId,
       kind: 'request_withdrawn',
@@ -256,14 +266,14 @@ export async function withdrawOpenRequests(trx: Kysely<Database>, certificateId:
  * institution asked → confirmed (its confirmation on chain covers the file; the details it was shown
  * are credited only by the product's own flow); revoked or superseded → withdrawn (nothing left to confirm).
  */
-async function settleRequests(trx: Kysely<Database>, certificateId: string, change: RowChange, now: string) {
+async function settleRequests(trx: Kysely<Database>, certificateId: string, change: RowChange, now: string, chain?: Pick<Services['chain'], 'readIssuer'>) {
   const d = change.verification_details;
   if (d.kind === 'confirmed') {
     if (!d.issuer) return;
     await trx.updateTable('confirmation_request').set({ status: 'confirmed', decided_at: now }).where('certificate_id', '=', certificateId).where('status', '=', 'open').where('issuer_authority', '=', d.issuer.authority).execute();
     return;
   }
-  await withdrawOpenRequests(trx, certificateId, d.kind === 'revoked' ? 'The certificate was revoked.' : 'The certificate was superseded: its file was issued to another wallet.', now);
+  await withdrawOpenRequests(trx, certificateId, d.kind === 'revoked' ? 'The certificate was revoked.' : 'The certificate was superseded: its file was issued to another wallet.', now, { chain });
 }
 
 /**
@@ -272,9 +282,15 @@ async function settleRequests(trx: Kysely<Database>, certificateId: string, chan
  * the change is an entry of the certificate's history (followed from the chain, unless `source` says
  * one of this server's flows sent it).
  */
-export async function afterChainChange(trx: Kysely<Database>, row: CertificateRow, change: RowChange, now: string, opts: { signature: string | null; source?: 'attesta' | 'chain' }) {
+export async function afterChainChange(
+  trx: Kysely<Database>,
+  row: CertificateRow,
+  change: RowChange,
+  now: string,
+  opts: { signature: string | null; source?: 'attesta' | 'chain'; chain?: Pick<Services['chain'], 'readIssuer'> },
+) {
   await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'queued').execute();
-  await settleRequests(trx, row.id, change, now);
+  await settleRequests(trx, row.id, change, now, opts.chain);
   await appendEvent(trx, { ...chainChangeEvent(row, change, { signature: opts.signature, source: opts.source ?? 'chain' }), at: now });
 }
 
@@ -299,7 +315,7 @@ export async function reconcileCertificate(svc: Pick<Services, 'chain' | 'db' | 
     const now = new Date().toISOString();
     const updated = await inTransaction(svc.db, async (trx) => {
       if (!(await updateCertificate(trx, row.id, rowUpdateOf(change, now), { ifUnchangedSince: row.updated_at, ifStatus: row.verification_status }))) return false;
-      await afterChainChange(trx, row, change, now, { signature: opts.signature ?? null, source: opts.source ?? 'chain' });
+      await afterChainChange(trx, row, change, now, { signature: opts.signature ?? null, source: opts.source ?? 'chain', chain: svc.chain });
       return true;
     });
     if (!updated) continue;

@@ -184,7 +184,7 @@ export const issueFlow: ActionFlow = {
     if (own) {
       id = own.id;
       await updateCertificate(trx, own.id, issued);
-      await withdrawOpenRequests(trx, own.id, `${issuer.name} issued this certificate to you itself.`, issued.updated_at);
+      await withdrawOpenRequests(trx, own.id, `${issuer.name} issued this certificate to you itself.`, issued.updated_at, { chain: svc.chain });
       await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: issued.updated_at }).where('certificate_id', '=', own.id).where('status', '=', 'queued').execute();
     } else {
       // Earlier claims of other wallets end as superseded first (live hashes are unique), each with this transaction in its history.

@@ -97,10 +97,11 @@ export const requestFlow: ActionFlow = {
     const p = payloadOf<RequestPayload>(a);
     const now = new Date().toISOString();
     const name = (await svc.chain.readIssuer(new PublicKey(p.issuer)))?.name ?? p.issuer;
-    const row = await getCertificate(trx, p.certificate_id);
+    // The certificate's row first, then its requests: the order every writer of both keeps (PostgreSQL).
+    const row = (await lockCertificate(trx, p.certificate_id)) ?? (await getCertificate(trx, p.certificate_id));
     // A new request replaces the open one (on chain too: the record names the institution asked last).
     const previous = await trx.selectFrom('confirmation_request').select('issuer_authority').where('certificate_id', '=', p.certificate_id).where('status', '=', 'open').executeTakeFirst();
-    await withdrawOpenRequests(trx, p.certificate_id, previous?.issuer_authority === p.issuer ? 'You asked again.' : `You asked ${name} instead.`, now, { role: 'holder', wallet: a.signer });
+    await withdrawOpenRequests(trx, p.certificate_id, previous?.issuer_authority === p.issuer ? 'You asked again.' : `You asked ${name} instead.`, now, { actor: { role: 'holder', wallet: a.signer }, chain: svc.chain });
     // The check above held the row until the send: what it shows now is the copy (a crash repaired at
     // start-up is the exception, and is then recorded as withdrawn rather than shown with stale details).
     const current = sameClaims(claimsOf(row), p.claims);
@@ -281,7 +282,7 @@ export const confirmFlow: ActionFlow = {
     const profile = await profileOf({ db: trx }, a.signer, issuer);
     const now = new Date();
     const at = now.toISOString();
-    const before = await getCertificate(trx, p.certificate_id);
+    const before = (await lockCertificate(trx, p.certificate_id)) ?? (await getCertificate(trx, p.certificate_id));
     const r = await trx.selectFrom('confirmation_request').selectAll().where('id', '=', p.request_id).executeTakeFirst();
     // Its word covers the claims only when the row still says what the institution was shown, on a request still open.
     const why = !r ? 'the request is gone' : r.status !== 'open' ? `the request was ${r.status} before the confirmation landed` : mismatch(r, before, issuer.name);
@@ -338,6 +339,7 @@ export async function declineRequest(svc: Svc, user: UserRow, input: { requestId
   const name = (await svc.chain.readIssuer(new PublicKey(user.wallet_address)))?.name ?? user.wallet_address;
   const shown = shownOf(r);
   await svc.db.transaction().execute(async (trx) => {
+    await lockCertificate(trx, r.certificate_id); // the row, then its request: as every writer of both
     const done = await trx.updateTable('confirmation_request').set({ status: 'declined', decline_reason: input.reason, decided_at: now }).where('id', '=', r.id).where('status', '=', 'open').executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) fail('CONFLICT', 'This request was decided meanwhile. Reload the queue.');
     await updateCertificate(trx, r.certificate_id, { requested_issuer: null, updated_at: now });

@@ -62,7 +62,7 @@ async function recordRevocation(svc: Pick<Services, 'chain'>, trx: Kysely<Databa
   const now = new Date().toISOString();
   await updateCertificate(trx, row.id, { ...(change ? rowUpdateOf(change, now) : { updated_at: now }), revocation_note: p.note });
   await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'queued').execute();
-  await withdrawOpenRequests(trx, row.id, 'The certificate was revoked.', now);
+  await withdrawOpenRequests(trx, row.id, 'The certificate was revoked.', now, { chain: svc.chain });
   // Its entry in the history (unless the follower, or a run, wrote the revocation first: that one stands).
   const told = await trx.selectFrom('certificate_event').select('id').where('certificate_id', '=', row.id).where('kind', '=', 'revoked').executeTakeFirst();
   if (change && !told) {

@@ -118,7 +118,7 @@ async function settle(svc: Services, job: VerificationJobRow, cert: CertificateR
       if (!change) return finishJob(svc, job, row); // the follower already wrote it
       // Written here before the follower got to it: the same change, with its entry in the history.
       const now = new Date().toISOString();
-      if (await finishWithoutVerdict(svc, row, job, rowUpdateOf(change, now), (trx) => afterChainChange(trx, row, change, now, { signature: null }))) return;
+      if (await finishWithoutVerdict(svc, row, job, rowUpdateOf(change, now), (trx) => afterChainChange(trx, row, change, now, { signature: null, chain: svc.chain }))) return;
       continue;
     }
     // A revoked or superseded row is never verified again, whatever a stale record read said.
