@@ -102,6 +102,9 @@ const envSchema = z
     CERTIFICATE_RATE_LIMIT_PER_WALLET: z.coerce.number().int().min(1).default(20),
     CERTIFICATE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
     CERTIFICATE_RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).default(600),
+    // Verification runs a holder starts again (Check Status, Try Again, corrected details) per wallet per
+    // CERTIFICATE_RATE_LIMIT_WINDOW_SEC: each reads the document again in a child process (OCR for scans).
+    VERIFICATION_RERUN_RATE_LIMIT_PER_WALLET: positiveInt('VERIFICATION_RERUN_RATE_LIMIT_PER_WALLET', 10),
     ATTESTA_DAILY_ANCHORS_PER_WALLET: z.coerce.number().int().min(1).default(20),
     ATTESTA_VERIFICATION_JOBS_PER_HOLDER: z.coerce.number().int().min(1).default(1),
     // Sign-in (services/auth/limits.ts) and REST (rest/) limits. 60 per 10 minutes per address is a
@@ -282,6 +285,8 @@ export interface Config {
     createPerWallet: number;
     createPerIp: number;
     createWindowMs: number;
+    /** Verification runs started again per wallet per `createWindowMs` (services/certificates/limits.ts reserveRerun). */
+    rerunsPerWallet: number;
     dailyAnchorsPerWallet: number;
     verificationJobsPerHolder: number;
     signIn: SignInLimits;
@@ -354,6 +359,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       createPerWallet: e.CERTIFICATE_RATE_LIMIT_PER_WALLET,
       createPerIp: e.CERTIFICATE_RATE_LIMIT_PER_IP,
       createWindowMs: e.CERTIFICATE_RATE_LIMIT_WINDOW_SEC * 1000,
+      rerunsPerWallet: e.VERIFICATION_RERUN_RATE_LIMIT_PER_WALLET,
       dailyAnchorsPerWallet: e.ATTESTA_DAILY_ANCHORS_PER_WALLET,
       verificationJobsPerHolder: e.ATTESTA_VERIFICATION_JOBS_PER_HOLDER,
       signIn: { perIp: e.SIGN_IN_RATE_LIMIT_PER_IP, perWallet: e.SIGN_IN_RATE_LIMIT_PER_WALLET, windowMs: e.SIGN_IN_RATE_LIMIT_WINDOW_SEC * 1000 },

@@ -37,10 +37,22 @@ async function revokedCertificate(title: string) {
   expect(h.row.verification_status).toBe('verified');
   await fund(conn, h.holder);
   await send(conn, h.holder, requestConfirmationIx(programId, { hash: h.hash, holder: h.holder.publicKey, issuerAuthority: institution.publicKey }));
-  await send(conn, institution, revokeCertificateIx(programId, { hash: h.hash, authority: institution.publicKey, reasonCode: ReasonCode.RevokedFraud }));
+  const signature = await send(conn, institution, revokeCertificateIx(programId, { hash: h.hash, authority: institution.publicKey, reasonCode: ReasonCode.RevokedFraud }));
   await server.chainSync.idle();
   expect((await h.c.client.certificate.byId.query({ id: h.id })).verification_status).toBe('revoked');
   expect((await fetch(`${server.url}/files/certificates/${h.id}`)).status).toBe(404);
+  // The certificate's history says who revoked it, when, and with which transaction (followed from the chain);
+  // the holder's request (sent on chain too) is withdrawn with it.
+  const events = await h.c.client.certificate.events.query({ id: h.id });
+  expect(events.map((e) => [e.kind, e.source])).toEqual([
+    ['confirmation_requested', 'chain'],
+    ['request_withdrawn', 'attesta'],
+    ['revoked', 'chain'],
+  ]);
+  expect(events[2]).toMatchObject({ signature, actor: { role: 'issuer', wallet: institution.publicKey.toBase58(), name: INSTITUTION } });
+  expect(events[2].message).toMatch(/^Revoked on .* by Northfield Institute of Technology/);
+  // The platform's run keeps the outcome it reached itself.
+  expect((await h.c.client.certificate.attempts.query({ id: h.id })).map((a) => a.outcome)).toEqual(['verified']);
   return h;
 }
 

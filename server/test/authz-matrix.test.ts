@@ -52,6 +52,7 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['trpc certificate.byId (pending) · API key as bearer',  { anonymous: 401, holder: 401, otherHolder: 401, issuer: 401, operator: 401 }],
   ['trpc certificate.logs (verified)',                     { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['trpc certificate.attempts (rejected)',                 { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
+  ['trpc certificate.events (asked)',                      { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['trpc certificate.updateClaims (rejected)',             { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['trpc certificate.stats',                               { anonymous: 401, holder: 200, otherHolder: 200, issuer: 200, operator: 200 }],
   ['trpc certificate.startVerification (pending)',         { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
@@ -346,6 +347,14 @@ const SPECS: Record<string, Spec> = {
     check: (w, _a, r) => {
       expect(data(r)[0]).toMatchObject({ number: 1, state: 'done', outcome: 'rejected' });
       expect(data(r)[0].logs.every((l: { certificate_id: string }) => l.certificate_id === w.rejected.id)).toBe(true);
+    },
+  },
+  // The history's entries of its own: the holder's request to the issuer (the issuer it names does not read it here).
+  'trpc certificate.events (asked)': {
+    call: (w, a) => trpc(a, 'query', 'certificate.events', { id: w.asked.id }),
+    check: (w, _a, r) => {
+      expect(data(r).map((e: { kind: string }) => e.kind)).toEqual(['confirmation_requested']);
+      expect(data(r).every((e: { certificate_id: string }) => e.certificate_id === w.asked.id)).toBe(true);
     },
   },
   'trpc certificate.updateClaims (rejected)': {

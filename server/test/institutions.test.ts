@@ -15,7 +15,8 @@ import { recheckDomains } from '../src/services/issuers/profile';
 import { REUSE_MIN_LEFT_MS, settleActions } from '../src/services/wallet-tx/actions';
 import { certForm, makePdf, newWallet, TEST_HOLDER_NAME, waitFor } from './helpers';
 import { checkedHolderName, parseVerificationDetails } from '../../shared/schemas/details';
-import { approvedInstitution, buildInstitutionWorld, issueForm, signed, signedByImpostor, type Browser, type InstitutionWorld } from './institutions-support/world';
+import { approvedInstitution, ask, buildInstitutionWorld, holderWithCertificate, issueForm, signed, signedByImpostor, type Browser, type InstitutionWorld } from './institutions-support/world';
+import sharp from 'sharp';
 
 let w: InstitutionWorld;
 let north: Browser; // approved, proven: Northfield University
@@ -142,10 +143,19 @@ describe('issue', () => {
     expect(record?.issuer?.toBase58()).toBe(north.wallet.address);
     expect(Number(record?.expiresAt)).toBe(Date.parse('2099-12-31T23:59:59Z') / 1000);
 
+    // Its history is the institution's issue (who, what, when, the transaction): no platform run pretends to it.
+    expect(await holder.client.certificate.attempts.query({ id })).toEqual([]);
+    const issuedEvents = await holder.client.certificate.events.query({ id });
+    expect(issuedEvents).toEqual([
+      expect.objectContaining({ kind: 'issued', source: 'attesta', signature: done.signature, claims_confirmed: true, actor: { role: 'issuer', wallet: north.wallet.address, name: 'Northfield University', domain: 'northfield.test' } }),
+    ]);
+    expect(issuedEvents[0].message).toMatch(/^Issued by Northfield University \(northfield\.test, domain proven\): its own key signed the record on .*\. It issued the details “Bachelor of Science”, Physics, Northfield University, 2025-06-01 to this wallet\.$/);
+
     // The squatter's earlier claim ends visibly, naming who issued it to whom.
     const old = await squatter.client.certificate.byId.query({ id: squatted.id });
     expect(old.verification_status).toBe('superseded');
     expect(old.verification_details?.reason).toContain('Northfield University issued this file to another wallet');
+    expect((await squatter.client.certificate.events.query({ id: squatted.id })).at(-1)).toMatchObject({ kind: 'superseded', source: 'attesta', signature: done.signature, actor: { role: 'issuer', name: 'Northfield University' } });
 
     const mine = await north.client.issuer.certificates.query({ search: 'physics' });
     expect(mine.certificates.map((c) => c.id)).toEqual([id]);
@@ -255,10 +265,54 @@ describe('confirmation requests', () => {
     expect(await row(cert.id)).toMatchObject({ issuer_authority: north.wallet.address, requested_issuer: null, claims_confirmed: 1 });
     expect((await north.client.issuer.requests.query({ status: 'confirmed' })).map((r) => r.id)).toContain(req.id);
     await expect(north.client.issuer.confirm.mutate({ requestId: req.id })).rejects.toMatchObject(refusal('CONFLICT', /already confirmed/));
+    // The history: the platform's run keeps its own outcome (checked by Attesta), and the request and the
+    // institution's confirmation are entries of their own, with who, when and the transaction.
+    expect((await holder.client.certificate.attempts.query({ id: cert.id })).map((a) => a.outcome)).toEqual(['verified']);
+    const events = await holder.client.certificate.events.query({ id: cert.id });
+    expect(events.map((e) => [e.kind, e.actor.role, e.source])).toEqual([
+      ['confirmation_requested', 'holder', 'attesta'],
+      ['confirmed', 'issuer', 'attesta'],
+    ]);
+    expect(events[0]).toMatchObject({ signature: expect.any(String), claims: { title: 'Master of Arts', institution_name: 'Northfield University' } });
+    expect(events[1]).toMatchObject({ signature: (await row(cert.id)).verify_signature, claims_confirmed: true, actor: { wallet: north.wallet.address, name: 'Northfield University', domain: 'northfield.test' } });
+    expect(events[1].message).toMatch(/^Confirmed by Northfield University \(northfield\.test, domain proven\): its own key signed the record on .*\. It confirmed the details it was shown: “Master of Arts”, History, Northfield University, 2024-05-01\.$/);
     await waitFor(async () => updates.length >= 2);
     ac.abort();
     sub.unsubscribe();
     console.log(`confirm submit → visible: ${ms} ms`);
+  });
+
+  it('a blank scan the institution confirmed: its run stays "awaiting confirmation", the confirmation is an entry of its own (app and REST alike)', { timeout: 90_000 }, async () => {
+    const claims = { title: 'Diploma in Nursing', institution_name: 'Northfield University', program_name: 'Nursing', issue_date: '2023-09-01' };
+    const blank = new Uint8Array(await sharp({ create: { width: 900, height: 640, channels: 3, background: '#fbfaf5' } }).png().toBuffer());
+    const { holder, cert } = await holderWithCertificate(w, claims, { file: { bytes: blank, name: 'scan.png', type: 'image/png' } });
+    expect(cert.verification_details).toMatchObject({ state: 'awaiting_confirmation' });
+    const req = await ask(holder, cert.id, north);
+    await north.client.issuer.submit.mutate({ signedTransaction: signed(await north.client.issuer.confirm.mutate({ requestId: req.id }), north) });
+    expect(await holder.client.certificate.byId.query({ id: cert.id })).toMatchObject({ verification_status: 'verified', tier: 'issuer_confirmed', claims_confirmed: true, public_valid: true });
+    // The platform's run read nothing: it says so still, never "verified".
+    const attempts = await holder.client.certificate.attempts.query({ id: cert.id });
+    expect(attempts.map((a) => a.outcome)).toEqual(['awaiting_confirmation']);
+    expect(attempts[0].logs.find((l) => l.verification_step === 'document_checks')).toMatchObject({ status: 'pending' });
+    const events = await holder.client.certificate.events.query({ id: cert.id });
+    expect(events.map((e) => e.kind)).toEqual(['confirmation_requested', 'confirmed']);
+
+    // REST returns the same log: the run's steps, and the entries with who and the transaction.
+    const { key } = await holder.client.apiKeys.create.mutate({ name: 'history' });
+    const res = await fetch(`${w.server.url}/api/v1/verify/status/${cert.id}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { status: string; verification_logs: { verification_step: string; status: string; details: Record<string, unknown>; actor?: Record<string, unknown>; signature?: string | null; created_at: string }[] };
+    expect(body.status).toBe('verified');
+    const steps = body.verification_logs.map((l) => l.verification_step);
+    expect(steps).toEqual(expect.arrayContaining(['hash_verification', 'document_checks', 'confirmation_requested', 'confirmed']));
+    expect(steps.indexOf('confirmed')).toBe(steps.length - 1); // oldest first
+    expect(body.verification_logs.at(-1)).toMatchObject({
+      status: 'success',
+      signature: events[1].signature,
+      actor: { role: 'issuer', wallet: north.wallet.address, name: 'Northfield University', domain: 'northfield.test' },
+      details: { message: events[1].message, claims_confirmed: true, source: 'attesta' },
+    });
+    expect(body.verification_logs.find((l) => l.verification_step === 'document_checks')).toMatchObject({ status: 'pending' });
   });
 
   it('a second click after the chain made a new blockhash gets the same transaction; with other rows to write, near its expiry or once sent, a new one', { timeout: 90_000 }, async () => {
@@ -306,8 +360,12 @@ describe('confirmation requests', () => {
     const tx = new Transaction({ feePayer: north.keypair.publicKey, recentBlockhash: await chain.latestBlockhash() }).add(confirmCertificateIx(chain.programId, { hash: fromHex(cert.sha256), authority: north.keypair.publicKey }));
     tx.sign(north.keypair);
     const res = await fetch(`${w.server.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [tx.serialize().toString('base64'), { encoding: 'base64' }] }) });
-    expect((await res.json()).error).toBeUndefined();
+    const sent = await res.json();
+    expect(sent.error).toBeUndefined();
     await w.server.chainSync.idle();
+    // Followed from the chain: an entry of its own, with the transaction the follower applied; its word covers the file.
+    const followed = await waitFor(async () => (await holder.client.certificate.events.query({ id: cert.id })).find((e) => e.kind === 'confirmed'));
+    expect(followed).toMatchObject({ source: 'chain', signature: sent.result, claims_confirmed: false, actor: { role: 'issuer', wallet: north.wallet.address, name: 'Northfield University' } });
     const r = await waitFor(async () => {
       const x = await row(cert.id);
       return x.tier === 'issuer_confirmed' && x;
@@ -353,6 +411,17 @@ describe('confirmation requests', () => {
     expect((await db().selectFrom('chain_transaction').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n).toBe(txs.n);
     const seen = await holder.client.certificate.issuersFor.query({ id: cert.id });
     expect(seen.requests[0]).toMatchObject({ status: 'declined', decline_reason: 'We have no record of this doctorate.', issuer_authority: north.wallet.address });
+    // In the history: who declined what it was shown, and why (off chain: no transaction).
+    expect((await holder.client.certificate.events.query({ id: cert.id })).at(-1)).toMatchObject({
+      kind: 'declined',
+      signature: null,
+      reason: 'We have no record of this doctorate.',
+      claims: { title: 'Doctor of Philosophy' },
+      actor: { role: 'issuer', wallet: north.wallet.address, name: 'Northfield University' },
+      message: 'Declined by Northfield University, shown “Doctor of Philosophy”, History, Northfield University, 2024-05-01: “We have no record of this doctorate.”',
+    });
+    // The platform's run keeps its own outcome.
+    expect((await holder.client.certificate.attempts.query({ id: cert.id })).map((a) => a.outcome)).toEqual(['rejected']);
     expect((await north.fetch(req.file_url!)).status).toBe(404);
     await expect(north.client.issuer.decline.mutate({ requestId: req.id, reason: 'again' })).rejects.toMatchObject(refusal('CONFLICT', /already declined/));
   });
@@ -379,12 +448,22 @@ describe('revocation', () => {
     expect(r).toMatchObject({ revocation_note: 'The holder asked on 2026-11-20.', issuer_authority: north.wallet.address, claims_confirmed: true });
     expect((await north.client.issuer.certificates.query({ status: 'revoked' })).certificates.map((c) => c.id)).toContain(a.id);
     await expect(north.client.issuer.revoke.mutate({ id: a.id, reason: 'revoked_by_issuer' })).rejects.toMatchObject(refusal('CONFLICT', /already revoked/));
+    const revokedA = await a.holder.client.certificate.events.query({ id: a.id });
+    expect(revokedA.map((e) => e.kind)).toEqual(['issued', 'revoked']);
+    expect(revokedA[1]).toMatchObject({ source: 'attesta', signature: expect.any(String), reason: 'The holder asked on 2026-11-20.', actor: { role: 'issuer', wallet: north.wallet.address, name: 'Northfield University' } });
+    expect(revokedA[1].message).toMatch(/^Revoked on .* by Northfield University/);
 
     const b = await issued('Certificate in Welding');
     await expect(w.operator.client.operator.revoke.mutate({ id: b.id, note: ' ' })).rejects.toMatchObject(refusal('BAD_REQUEST', /note is required/));
     await expect(north.client.operator.revoke.mutate({ id: b.id, note: 'x' })).rejects.toMatchObject(refusal('FORBIDDEN'));
     await w.operator.client.operator.revoke.mutate({ id: b.id, note: 'Forged signature reported by the registrar.' });
     expect(await row(b.id)).toMatchObject({ verification_status: 'revoked', revocation_note: 'Forged signature reported by the registrar.' });
+    expect((await b.holder.client.certificate.events.query({ id: b.id })).at(-1)).toMatchObject({
+      kind: 'revoked',
+      signature: (await db().selectFrom('chain_transaction').select('signature').where('certificate_id', '=', b.id).where('kind', '=', 'revoke_certificate').executeTakeFirstOrThrow()).signature,
+      reason: 'Forged signature reported by the registrar.',
+      actor: { role: 'operator', wallet: w.operator.wallet.address },
+    });
     expect((await w.server.services.chain.readCertificate(fromHex((await row(b.id)).sha256)))?.reasonCode).toBe(11);
   });
 });

@@ -127,7 +127,7 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     path: '/api/v1/verify/{certificateId}',
     category: 'verification',
     title: 'Verify certificate',
-    description: 'Start (or restart) verification of a certificate.',
+    description: 'Start (or restart) verification of a certificate. Runs started again are limited per wallet (429 with Retry-After).',
     body: [],
     response: [
       { name: 'status', type: 'string' },
@@ -141,7 +141,7 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     path: '/api/v1/verify/status/{certificateId}',
     category: 'verification',
     title: 'Verification status',
-    description: 'Get the current verification status and its log.',
+    description: 'Get the current verification status and its log: the steps of every run, and what institutions, the operator and you did (issue, request, confirmation, decline, revocation), with who and the transaction.',
     body: [],
     response: [
       { name: 'status', type: 'string' },

@@ -48,7 +48,7 @@ export const TERMS_OF_SERVICE_SECTIONS: PolicySection[] = [
     id: 'institutions',
     title: '6. Institutions',
     paragraphs: [
-      'An institution registers with its own wallet, proves that it controls its domain and is approved by an operator before it can issue or confirm certificates. It confirms a holder\'s certificate only at the holder\'s request, and revokes only what it issued or was asked to confirm. An operator may suspend an institution and revoke certificates for fraud; every such action is kept in an audit log.',
+      'An institution registers with its own wallet, proves that it controls its domain and is approved by an operator before it can issue or confirm certificates. It confirms a holder\'s certificate only at the holder\'s request and only a certificate that names it; its confirmation covers the details it was shown (a holder who changes them withdraws the request). It revokes only what it issued or was asked to confirm. An operator may suspend an institution and revoke certificates for fraud; every such action is kept in an audit log.',
     ],
   },
   {
@@ -57,7 +57,7 @@ export const TERMS_OF_SERVICE_SECTIONS: PolicySection[] = [
     paragraphs: ['You may not:'],
     bullets: [
       'add a certificate that is forged, altered or not yours, or claim to act for an institution you do not represent;',
-      'try to get around the limits on requests, uploads and sign-ins, or to reach other holders\' data;',
+      'try to get around the limits on requests, uploads, verification runs and sign-ins, or to reach other holders\' data;',
       'interfere with the service, its chain or its other users.',
     ],
   },

@@ -98,7 +98,11 @@ export interface ConfirmedDetails {
    * product's own flow. False when it confirmed the file on chain only: the claims shown are the holder's.
    */
   claims_confirmed?: boolean;
-  /** The platform's content check passed for the claims shown (before or during the confirmation). */
+  /**
+   * The platform's content check passed for the claims shown (before or during the confirmation), and
+   * they name the institution that confirmed: a confirmation by an institution the claims do not name
+   * covers the file only, whatever the platform read in it.
+   */
   content_checked?: boolean;
   /**
    * The holder's name the platform's check found in the document's text before the institution

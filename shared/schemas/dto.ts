@@ -91,14 +91,42 @@ export interface VerificationAttemptDto {
   /** queued/running: under way; done: it reached a result; failed: it gave up after its retries. */
   state: 'queued' | 'running' | 'done' | 'failed';
   /**
-   * What the run concluded, from its own steps: verified, rejected, or awaiting_confirmation (the
-   * content could not be read); for the latest finished run, a status the chain imposed (revoked,
-   * superseded). Null while under way, or when a run left no verdict (it failed, or was overtaken).
+   * What the run itself concluded, from its own steps only: verified (the platform's verdict, recorded on
+   * chain), rejected, or awaiting_confirmation (the content could not be read). Never what someone else
+   * did later (an institution's confirmation, a revocation: entries of their own, CertificateEventDto).
+   * Null while under way, or when a run left no verdict (it failed, or the chain had decided first).
    */
-  outcome: 'verified' | 'rejected' | 'awaiting_confirmation' | 'revoked' | 'superseded' | null;
+  outcome: 'verified' | 'rejected' | 'awaiting_confirmation' | null;
   started_at: string;
   finished_at: string | null;
   logs: VerificationLogDto[];
+}
+
+/**
+ * What an institution, the operator or the holder did to a certificate, as an entry of its history of
+ * its own (beside the platform's verification runs): an institution's issue, confirmation or decline,
+ * any revocation or supersede (by a flow of Attesta, or followed from the chain), a confirmation request
+ * and its withdrawal.
+ */
+export interface CertificateEventDto {
+  id: string;
+  certificate_id: string;
+  kind: 'issued' | 'confirmation_requested' | 'request_withdrawn' | 'confirmed' | 'declined' | 'revoked' | 'superseded';
+  /** Who acted: the institution (its name and domain), the operator, the platform's key, the holder, or a key nobody knows. */
+  actor: { role: 'holder' | 'issuer' | 'operator' | 'platform' | 'unknown'; wallet: string | null; name: string | null; domain: string | null };
+  /** What happened, in one sentence the holder reads. */
+  message: string;
+  /** The transaction that recorded it on chain; null when nothing was written on chain (a decline, a withdrawal) or the follower could not tell which one. */
+  signature: string | null;
+  /** attesta: done through Attesta; chain: sent elsewhere and followed from the chain. */
+  source: 'attesta' | 'chain';
+  /** A confirmation: whether it covers the details shown (the institution confirmed exactly these through Attesta). */
+  claims_confirmed?: boolean;
+  /** The details the institution was shown (request, confirmation, decline). */
+  claims?: { title: string; institution_name: string; program_name: string; issue_date: string } | null;
+  /** A decline's reason, a withdrawal's reason, a revocation's note. */
+  reason?: string | null;
+  at: string;
 }
 
 /**

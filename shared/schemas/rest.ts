@@ -133,11 +133,21 @@ export const restIdParams = z.object({ id: certificateId });
 export const restCertificateIdParams = z.object({ certificateId });
 
 // ── Verification ────────────────────────────────────────────────────────────────────────────────
+export const REST_EVENT_KINDS = ['issued', 'confirmation_requested', 'request_withdrawn', 'confirmed', 'declined', 'revoked', 'superseded'] as const;
 export const restVerificationLog = z.object({
   id: z.string(),
-  verification_step: z.string().describe('hash_verification, document_checks, issuer_verification, chain_record'),
-  status: z.enum(LOG_STATUSES),
+  verification_step: z
+    .string()
+    .describe(
+      `A step of one of the platform's verification runs: hash_verification, document_checks, issuer_verification, chain_record. Or what an institution, the operator or the holder did, an entry of its own (with actor and signature): ${REST_EVENT_KINDS.join(', ')}`,
+    ),
+  status: z.enum(LOG_STATUSES).describe('Of an entry that is no step: success for an issue or a confirmation, pending for a request, failed for a decline, a withdrawal, a revocation or a supersede'),
   details: z.object({ message: z.string() }).catchall(z.unknown()),
+  actor: z
+    .object({ role: z.enum(['holder', 'issuer', 'operator', 'platform', 'unknown']), wallet: z.string().nullable(), name: z.string().nullable(), domain: z.string().nullable() })
+    .optional()
+    .describe('Entries that are no step: who acted (an institution with its name and domain, the operator, the platform key, the holder)'),
+  signature: z.string().nullable().optional().describe('Entries that are no step: the transaction that recorded it on chain (null for a decline or a withdrawal, written off chain)'),
   created_at: z.string(),
 });
 export const restVerifyResponse = z.object({
@@ -286,7 +296,11 @@ export const restRequestsResponse = z.object({
       id: z.string(),
       certificate_id: z.string(),
       status: z.enum(REQUEST_STATUSES),
-      claims: z.record(z.string(), z.string()).describe('What the holder claims: title, institution_name, program_name, issue_date'),
+      claims: z.record(z.string(), z.string()).describe('What the holder claimed when asking, as the institution is shown it: title, institution_name, program_name, issue_date'),
+      claimed_institution: z.string().describe('The institution the claims name: only it can confirm the certificate'),
+      names_your_institution: z.boolean().describe('The claims name your institution; when false (a request from before that rule) confirming is refused'),
+      details_changed: z.boolean().describe('The holder changed the details since asking: you can confirm only what you were shown (confirming is refused)'),
+      withdrawn_reason: z.string().nullable().describe('Why the request was withdrawn, when it was'),
       holder_name: z.string(),
       holder_wallet: z.string(),
       sha256: z.string(),

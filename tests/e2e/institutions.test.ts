@@ -313,6 +313,12 @@ describeE2E(
       await p.waitForURL(/\/certificates\/[^/]+$/);
       await visible(p.getByTestId('confirmation-panel'));
       await expect.poll(() => p.getByTestId('request-state').textContent(), { timeout: 15_000 }).toContain(CONFIRMED);
+      // Its history is the institution's issue: who, when, the transaction; no platform run pretends to it.
+      const issued = p.locator('[data-testid=history-event][data-kind=issued]');
+      await visible(issued);
+      expect(await issued.innerText()).toContain(`Issued by ${INSTITUTION}`);
+      await visible(issued.getByTestId('history-signature'));
+      expect(await p.getByTestId('verification-attempt').count()).toBe(0);
     });
 
     it('the holder asks the institution to confirm their own upload; it confirms; the page turns confirmed live', async () => {
@@ -348,7 +354,8 @@ describeE2E(
       expect(await i.getByTestId('issued-row').filter({ hasText: ownClaims.title }).count()).toBe(0);
       const panel = p.getByTestId('confirmation-panel');
       await visible(panel.getByRole('button', { name: 'Request confirmation' }));
-      await expect.poll(() => panel.getByLabel('Institution', { exact: true }).locator('option').first().textContent()).toContain(INSTITUTION);
+      // Only the institution the certificate names is offered.
+      await expect.poll(() => panel.getByLabel('Institution', { exact: true }).locator('option').allTextContents()).toEqual([`${INSTITUTION} (${DOMAIN}, domain proven)`]);
       // Consent is required.
       await panel.getByRole('button', { name: 'Request confirmation' }).click();
       await visible(panel.getByText('Consent to share the file with the institution to send the request.'));
@@ -368,6 +375,7 @@ describeE2E(
       // The claims as they read everywhere: the institution the certificate names, its issue date in words.
       expect(await request.getByTestId('request-institution').innerText()).toBe(`Claimed institution: ${INSTITUTION}`);
       expect(await request.getByTestId('request-institution').getAttribute('data-other')).toBeNull();
+      expect(await request.getByTestId('request-institution').getAttribute('data-names-yours')).toBe('true');
       expect(await request.innerText()).toContain(`${ownClaims.program_name} · issued ${longDate(ownClaims.issue_date)} · ${HOLDER}`);
       await screenshot(q, 'inst-06-portal-queue');
       await request.getByRole('button', { name: 'Confirm' }).click();
@@ -380,6 +388,21 @@ describeE2E(
       // Confirmed by an institution whose domain is proven: now, and only now, its badge reads "Verified".
       await expect.poll(() => p.locator('main [data-testid=status-badge]').first().getAttribute('data-status')).toBe('verified');
       expect(await p.locator('main [data-testid=status-badge]').first().innerText()).toBe('Verified');
+      // The history agrees with the status: the confirmation is an entry of its own (newest), with its
+      // transaction; the platform's run below it keeps its own outcome, checked by Attesta only.
+      const confirmed = p.locator('[data-testid=history-event][data-kind=confirmed]');
+      await visible(confirmed);
+      expect(await confirmed.getAttribute('data-claims-confirmed')).toBe('true');
+      expect(await confirmed.innerText()).toContain(`Confirmed by ${INSTITUTION}`);
+      expect(await confirmed.innerText()).toContain(`It confirmed the details it was shown: “${ownClaims.title}”, ${ownClaims.program_name}, ${INSTITUTION}, ${ownClaims.issue_date}.`);
+      await visible(confirmed.getByTestId('history-signature'));
+      const history = p.getByRole('list', { name: 'Certificate history' });
+      expect(await history.locator(':scope > li').first().getAttribute('data-kind')).toBe('confirmed');
+      const run = p.getByTestId('verification-attempt');
+      expect(await run.count()).toBe(1);
+      expect(await run.getAttribute('data-outcome')).toBe('verified');
+      expect(await run.getByTestId('status-badge').innerText()).toBe('Checked by Attesta');
+      await visible(p.locator('[data-testid=history-event][data-kind=confirmation_requested]'));
       await screenshot(p, 'inst-07-holder-confirmed');
       await visible(q.getByTestId('issued-row').filter({ hasText: ownClaims.title }));
     });
@@ -479,6 +502,11 @@ describeE2E(
       await expect.poll(() => revocation.textContent().catch(() => ''), { timeout: 20_000 }).toMatch(/revoked as fraudulent/);
       await h.reload();
       await expect.poll(() => revocation.textContent().catch(() => ''), { timeout: 20_000 }).toMatch(/Revoked on .* by .*: revoked as fraudulent\./);
+      // The history has the revocation as an entry of its own: by the operator, with its transaction.
+      const revokedEntry = h.locator('[data-testid=history-event][data-kind=revoked]');
+      await visible(revokedEntry);
+      expect(await revokedEntry.innerText()).toContain('Revoked by Attesta (the platform operator)');
+      await visible(revokedEntry.getByTestId('history-signature'));
       await screenshot(h, 'inst-13-holder-fraud-revoked');
 
       // A visitor with no wallet: not valid, revoked as fraudulent, and when.

@@ -751,6 +751,16 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await visible(revocation);
     expect(await revocation.textContent()).toContain('Attesta Demo University');
     expect(await revocation.textContent()).toContain('(the issuing institution)');
+    // The history agrees: the institution's issue, then its revocation (sent outside Attesta, followed
+    // from the chain), each with its transaction; never "No verification steps have run yet".
+    const entries = page.getByTestId('history-event');
+    await expect.poll(() => entries.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))).toEqual(['revoked', 'issued']);
+    const revokedEntry = entries.first();
+    expect(await revokedEntry.getAttribute('data-source')).toBe('chain');
+    expect(await revokedEntry.innerText()).toContain('Revoked by Attesta Demo University');
+    expect(await revokedEntry.innerText()).toContain('Sent outside Attesta, followed from the chain.');
+    await visible(revokedEntry.getByTestId('history-signature'));
+    expect(await page.getByText('No verification steps have run yet.').count()).toBe(0);
     expect(await page.getByRole('button', { name: /Try Again|Check Status|Edit Details/ }).count()).toBe(0);
     expect(await page.locator('[data-testid=certificate-preview] svg').first().getAttribute('data-status')).toBe('revoked');
     expect(await page.getByText('Scan to verify this certificate').count()).toBe(0);
@@ -782,6 +792,9 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     }, { timeout: 30_000, interval: 1000 }).toBe('superseded');
     const superseded = page.getByTestId('supersession');
     expect(await superseded.locator('[data-value]').getAttribute('data-value')).toBe(rightful.toBase58());
+    // The supersede is an entry of the history of its own (newest); the three runs keep their own outcomes.
+    await expect.poll(() => page.getByTestId('history-event').first().getAttribute('data-kind')).toBe('superseded');
+    expect(await page.getByTestId('verification-attempt').evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')))).toEqual(['verified', 'rejected', 'rejected']);
     expect(await page.getByRole('button', { name: /Try Again|Check Status|Edit Details/ }).count()).toBe(0);
     await screenshot(page, 'issue3-after-superseded-detail');
     await v.goto(`/view/u_demo/${correctedUrl.split('/').pop()}`);

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { CertificateStatsDto } from '../../../shared/schemas/dto';
 import type { CertificateStatusName } from '../../../shared/constants';
 import { DomainError } from '../lib/errors';
+import { isPostgres } from './dialect';
 import type { CertificateRow, CertificateUpdate, Database, NewCertificate } from './schema';
 
 // The certificate repository: every read and write of the `certificate` table that more than one
@@ -26,6 +27,21 @@ export const AWAITING_VERIFICATION = { verification_status: 'pending', verificat
 
 /** A row no institution has issued, confirmed or been asked about (yet). */
 export const NO_INSTITUTION = { issuer_authority: null, requested_issuer: null, claims_confirmed: 0, revocation_note: null } as const;
+
+/** Two claims are the same claims: every field as written (a copy of the claims is compared with the row's). */
+export const sameClaims = (a: Claims, b: Claims): boolean =>
+  a.title === b.title && a.institution_name === b.institution_name && a.program_name === b.program_name && a.issue_date === b.issue_date;
+
+/**
+ * Holds the certificate's row until the transaction ends, so that two transactions that each read it
+ * and then decide (a holder changing the details, an institution's confirmation being sent) run one
+ * after the other: PostgreSQL locks the row (SELECT … FOR UPDATE); SQLite needs nothing, one connection
+ * runs one transaction at a time. Returns the row as it is now.
+ */
+export async function lockCertificate(trx: Db, id: string): Promise<CertificateRow | undefined> {
+  const q = trx.selectFrom('certificate').selectAll().where('id', '=', id);
+  return (isPostgres(trx) ? q.forUpdate() : q).executeTakeFirst();
+}
 
 /** The row a certificate id names, anyone's. */
 export function findCertificate(db: Db, id: string): Promise<CertificateRow | undefined> {

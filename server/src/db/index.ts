@@ -21,6 +21,7 @@ import * as m0015 from './migrations/2026-11-25T0000-verdict-words';
 import * as m0016 from './migrations/2026-11-28T0000-rpc-scan-indexes';
 import * as m0017 from './migrations/2026-11-28T0100-verdict-account-reads';
 import * as m0018 from './migrations/2026-11-28T0200-verdict-flags-original-upload';
+import * as m0019 from './migrations/2026-11-28T0300-certificate-events';
 
 export type Db = Kysely<DB>;
 export { dialectOf, isPostgres, isUniqueViolation } from './dialect';
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28T0000-rpc-scan-indexes': m0016,
   '2026-11-28T0100-verdict-account-reads': m0017,
   '2026-11-28T0200-verdict-flags-original-upload': m0018,
+  '2026-11-28T0300-certificate-events': m0019,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

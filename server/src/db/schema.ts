@@ -271,6 +271,30 @@ export interface ConfirmationRequestTable {
   created_at: string;
   decided_at: string | null;
   decision_signature: string | null;
+  /** Migration 2026-11-28T0300-certificate-events: why it was withdrawn (closed without an answer), for the holder. */
+  withdrawn_reason: string | null;
+}
+
+export type CertificateEventKind = 'issued' | 'confirmation_requested' | 'request_withdrawn' | 'confirmed' | 'declined' | 'revoked' | 'superseded';
+export type CertificateEventRole = 'holder' | 'issuer' | 'operator' | 'platform' | 'unknown';
+
+/**
+ * Migration 2026-11-28T0300-certificate-events: what an institution, the operator or the holder did to a
+ * certificate (services/certificates/history.ts), beside its verification runs. Append-only.
+ */
+export interface CertificateEventTable {
+  id: string;
+  certificate_id: string;
+  kind: CertificateEventKind;
+  actor_role: CertificateEventRole;
+  actor_wallet: string | null;
+  actor_name: string | null;
+  /** attesta: written by one of this server's flows; chain: followed from a transaction sent elsewhere. */
+  source: 'attesta' | 'chain';
+  message: string;
+  signature: string | null;
+  details: string | null; // JSON
+  at: string;
 }
 
 export type AuditRole = 'operator' | 'issuer' | 'holder' | 'platform';
@@ -330,6 +354,7 @@ export interface Database {
   wallet_action: WalletActionTable;
   confirmation_request: ConfirmationRequestTable;
   audit_log: AuditLogTable;
+  certificate_event: CertificateEventTable;
   public_verdict: PublicVerdictTable;
   public_verdict_dirty: PublicVerdictDirtyTable;
 }
@@ -348,3 +373,4 @@ export type IssuerProfileRow = Selectable<IssuerProfileTable>;
 export type WalletActionRow = Selectable<WalletActionTable>;
 export type ConfirmationRequestRow = Selectable<ConfirmationRequestTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type CertificateEventRow = Selectable<CertificateEventTable>;

@@ -39,7 +39,7 @@ import {
   restSubmitRequest,
   restSubmittedResponse,
 } from '../../../shared/schemas/rest';
-import type { CertificateDto, VerificationLogDto } from '../../../shared/schemas/dto';
+import type { CertificateDto, CertificateEventDto, VerificationLogDto } from '../../../shared/schemas/dto';
 import type { Context } from '../context';
 import { appRouter } from '../router';
 import type { Services } from '../services';
@@ -110,8 +110,40 @@ async function call<T>(fn: () => Promise<T>, fileField?: string): Promise<T> {
 
 const ok = (body: unknown, status = 200, headers?: Record<string, string>) => ({ status, body, headers });
 
-const logsOut = (logs: VerificationLogDto[]) =>
-  logs.map((l) => ({ id: l.id, verification_step: l.verification_step, status: l.status, details: l.details, created_at: l.created_at }));
+const EVENT_STATUS: Record<CertificateEventDto['kind'], VerificationLogDto['status']> = {
+  issued: 'success',
+  confirmed: 'success',
+  confirmation_requested: 'pending',
+  request_withdrawn: 'failed',
+  declined: 'failed',
+  revoked: 'failed',
+  superseded: 'failed',
+};
+
+/**
+ * The certificate's log as the web app shows it: the steps of every verification run, and what
+ * institutions, the operator and the holder did (entries of their own, with actor and signature),
+ * oldest first.
+ */
+const logsOut = (logs: VerificationLogDto[], events: CertificateEventDto[]) =>
+  [
+    ...logs.map((l) => ({ id: l.id, verification_step: l.verification_step, status: l.status, details: l.details, created_at: l.created_at })),
+    ...events.map((e) => ({
+      id: e.id,
+      verification_step: e.kind,
+      status: EVENT_STATUS[e.kind],
+      details: {
+        message: e.message,
+        source: e.source,
+        ...(e.claims_confirmed !== undefined ? { claims_confirmed: e.claims_confirmed } : {}),
+        ...(e.claims ? { claims: e.claims } : {}),
+        ...(e.reason ? { reason: e.reason } : {}),
+      },
+      actor: e.actor,
+      signature: e.signature,
+      created_at: e.at,
+    })),
+  ].sort((a, b) => a.created_at.localeCompare(b.created_at));
 
 function certificateOut(c: CertificateDto): z.infer<typeof restCertificateResponse> {
   return {
@@ -308,7 +340,7 @@ export const ENDPOINTS: Endpoint[] = [
     tag: 'Verification',
     summary: 'Start or retry verification',
     description:
-      'Pending: (re)starts verification. Rejected: verifies again from the start. Verified: nothing to do. Verification runs in the background; poll /api/v1/verify/status/{certificateId}.',
+      'Pending: (re)starts verification. Rejected: verifies again from the start. Verified: nothing to do. Verification runs in the background; poll /api/v1/verify/status/{certificateId}. Runs started again are paced per wallet (with Check Status, Try Again and corrected details in the web app): over the pace the answer is 429 with Retry-After and a message saying when you can start another. The log is the same as the status endpoint\'s.',
     auth: true,
     params: restCertificateIdParams,
     responses: { 200: { description: 'Current status and log', schema: restVerifyResponse } },
@@ -318,8 +350,8 @@ export const ENDPOINTS: Endpoint[] = [
       const before = await call(() => caller.certificate.byId({ id }));
       if (before.verification_status === 'pending') await call(() => caller.certificate.startVerification({ id }));
       else if (before.verification_status === 'rejected') await call(() => caller.certificate.retryVerification({ id }));
-      const [c, logs] = await Promise.all([call(() => caller.certificate.byId({ id })), call(() => caller.certificate.logs({ id }))]);
-      return ok({ status: c.verification_status, ...(c.verification_details ? { details: c.verification_details } : {}), verification_logs: logsOut(logs) });
+      const [c, logs, events] = await Promise.all([call(() => caller.certificate.byId({ id })), call(() => caller.certificate.logs({ id })), call(() => caller.certificate.events({ id }))]);
+      return ok({ status: c.verification_status, ...(c.verification_details ? { details: c.verification_details } : {}), verification_logs: logsOut(logs, events) });
     },
   },
   {
@@ -328,16 +360,17 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: 'verificationStatus',
     tag: 'Verification',
     summary: 'Verification status',
-    description: 'The status of one of your certificates, whether a verifier reads it as valid now (valid, tier, note: its public verdict), and its verification log.',
+    description:
+      'The status of one of your certificates, whether a verifier reads it as valid now (valid, tier, note: its public verdict), and its log, oldest first: the steps of every verification run, and what institutions, the operator and you did as entries of their own (an issue, a confirmation request and its withdrawal, a confirmation, a decline, a revocation, a supersede), each with actor and signature. A confirmation says in details.claims_confirmed whether it covers the details shown.',
     auth: true,
     params: restCertificateIdParams,
     responses: { 200: { description: 'Status and log', schema: restVerifyStatusResponse } },
     errors: [400, 401, 404, 429],
     async handler({ req, caller }) {
       const { certificateId: id } = parse(restCertificateIdParams, req.params);
-      const [c, logs] = await Promise.all([call(() => caller.certificate.byId({ id })), call(() => caller.certificate.logs({ id }))]);
-      const times = [c.updated_at, ...logs.map((l) => l.created_at)].sort();
-      return ok({ status: c.verification_status, ...standingOut(c), last_checked: times[times.length - 1], verification_logs: logsOut(logs) });
+      const [c, logs, events] = await Promise.all([call(() => caller.certificate.byId({ id })), call(() => caller.certificate.logs({ id })), call(() => caller.certificate.events({ id }))]);
+      const times = [c.updated_at, ...logs.map((l) => l.created_at), ...events.map((e) => e.at)].sort();
+      return ok({ status: c.verification_status, ...standingOut(c), last_checked: times[times.length - 1], verification_logs: logsOut(logs, events) });
     },
   },
   {
@@ -439,7 +472,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: 'listConfirmationRequests',
     tag: 'Institutions',
     summary: 'The confirmation requests addressed to the institution',
-    description: `Holders’ requests to confirm their certificates (open ones by default), with the claims, the platform’s own check and a link to the file while open. ${INSTITUTION_HELP}`,
+    description: `Holders’ requests to confirm their certificates (open ones by default), with the claims as the holder asked (claimed_institution: the institution they name; only it can confirm), the platform’s own check and a link to the file while open. A holder who changes the details withdraws the request (withdrawn_reason says so). ${INSTITUTION_HELP}`,
     auth: true,
     query: restRequestsQuery,
     responses: { 200: { description: 'The queue', schema: restRequestsResponse } },
@@ -456,7 +489,7 @@ export const ENDPOINTS: Endpoint[] = [
     operationId: 'confirmRequest',
     tag: 'Institutions',
     summary: 'Confirm a holder’s certificate',
-    description: `Confirms on chain (confirm_certificate) the certificate of an open request addressed to the institution: it becomes verified and confirmed by the institution. Another institution’s request is a 404. ${TWO_STEPS} ${INSTITUTION_HELP}`,
+    description: `Confirms on chain (confirm_certificate) the certificate of an open request addressed to the institution: it becomes verified and confirmed by the institution, for the details the request shows. A certificate whose details name another institution, or changed since the holder asked, is a 409 (decline it instead). Another institution’s request is a 404. ${TWO_STEPS} ${INSTITUTION_HELP}`,
     auth: true,
     params: restRequestIdParams,
     responses: { 202: { description: 'The transaction for the institution wallet to sign', schema: restPreparedResponse } },

@@ -5,9 +5,13 @@ import { holderMark, type HolderMark } from '../../../shared/schemas/holder-mark
 import type { TrustTierName } from '../../../shared/constants';
 import type { Context, Session } from '../context';
 import type { CertificateRow } from '../db/schema';
-import { AWAITING_VERIFICATION, claimsOf, getCertificate, listOwn, ownOrNotFound, ownStats, updateCertificate } from '../db/certificates';
+import { AWAITING_VERIFICATION, claimsOf, getCertificate, listOwn, lockCertificate, ownOrNotFound, ownStats, sameClaims, updateCertificate } from '../db/certificates';
+import { appendAudit } from '../db/audit';
 import { DomainError } from '../lib/errors';
 import { stepOrder, verificationAttempts } from '../services/certificates/attempts';
+import { certificateEvents } from '../services/certificates/history';
+import { reserveRerun } from '../services/certificates/limits';
+import { withdrawOpenRequests } from '../services/chain-sync/reconcile';
 import { toCertificateDto, toLogDto } from '../services/certificates/dto';
 import { standingOf, standingsOf } from '../services/certificates/standing';
 import { createCertificate } from '../services/certificates/intake';
@@ -33,6 +37,25 @@ function refuseFinal(cert: CertificateRow) {
   }
   if (cert.verification_status === 'superseded') {
     throw new DomainError('CONFLICT', 'The institution issued this file to another wallet, so this certificate no longer counts. It cannot be verified again or changed.');
+  }
+}
+
+/**
+ * Queues a verification run the holder asked for (Check Status, Try Again), paced per wallet
+ * (reserveRerun: 429 with Retry-After past it); a run already queued or running is the answer, and
+ * costs nothing.
+ */
+async function queueRerun(ctx: Context & { session: Session }, certificateId: string) {
+  const active = await ctx.db.selectFrom('verification_job').selectAll().where('certificate_id', '=', certificateId).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+  if (active) return active;
+  const reservation = reserveRerun(ctx, ctx.session.user);
+  try {
+    const job = await ctx.queue.enqueue(certificateId);
+    ctx.queue.kick();
+    return job;
+  } catch (e) {
+    reservation.release();
+    throw e;
   }
 }
 
@@ -77,6 +100,16 @@ export const certificateRouter = router({
   attempts: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => verificationAttempts(ctx.db, await ownCertificate(ctx, input.id))),
 
   /**
+   * The rest of the certificate's history, oldest first: what institutions, the operator and the holder
+   * did (an issue, a confirmation request and its withdrawal, a confirmation, a decline, a revocation, a
+   * supersede), each with who, when and the transaction (services/certificates/history.ts).
+   */
+  events: protectedProcedure.input(certificateByIdInput).query(async ({ ctx, input }) => {
+    await ownCertificate(ctx, input.id);
+    return certificateEvents(ctx.db, input.id);
+  }),
+
+  /**
    * The dashboard's counters. The certificates verified on record, by what a verifier's badge reads
    * (holder-mark.ts): Verified only where an institution whose domain is proven signed it; checked by
    * Attesta only; signed by an institution whose domain is not proven (or not checked just now); and
@@ -96,8 +129,7 @@ export const certificateRouter = router({
     const cert = await ownCertificate(ctx, input.id);
     refuseFinal(cert);
     if (cert.verification_status !== 'pending') return { status: cert.verification_status, job_id: null as string | null };
-    const job = await ctx.queue.enqueue(cert.id);
-    ctx.queue.kick();
+    const job = await queueRerun(ctx, cert.id);
     return { status: cert.verification_status, job_id: job.id as string | null };
   }),
 
@@ -106,36 +138,67 @@ export const certificateRouter = router({
     const cert = await ownCertificate(ctx, input.id);
     refuseFinal(cert);
     if (cert.verification_status === 'verified') throw new DomainError('BAD_REQUEST', 'This certificate is already verified.');
-    const job = await ctx.queue.enqueue(cert.id);
-    ctx.queue.kick();
+    const job = await queueRerun(ctx, cert.id);
     return { status: cert.verification_status, job_id: job.id };
   }),
 
   /**
    * The holder corrects the claimed details (title, institution, program, issue date) of a rejected
    * certificate, or of a pending one no run is working on (content not readable, retries given up):
-   * the same file is verified again against them. Verified, revoked and superseded certificates, and
-   * one being verified right now, keep their details (CONFLICT).
+   * the same file is verified again against them (a re-run: paced per wallet). Verified, revoked and
+   * superseded certificates, and one being verified right now, keep their details (CONFLICT).
+   *
+   * An institution's word covers only the details it was shown: changed details withdraw the open
+   * confirmation request (the holder sees it withdrawn and why, the institution's queue drops it, the
+   * audit log records it), and the holder asks again with the details as they are now. Withdrawing
+   * rather than refusing, because a holder who spotted a mistake must not wait on an institution's
+   * answer to details that are wrong. While a confirmation (or the holder's request) is being sent, the
+   * details stay as that transaction was checked against (CONFLICT: wait for it).
    */
   updateClaims: protectedProcedure.input(updateClaimsInput).mutation(async ({ ctx, input }) => {
     const cert = await ownCertificate(ctx, input.id);
     const refuse = (message: string) => new DomainError('CONFLICT', message);
     if (cert.verification_status === 'verified') throw refuse('A verified certificate keeps the details it was verified with.');
     refuseFinal(cert);
+    const wallet = ctx.session.user.wallet_address;
     const now = new Date().toISOString();
-    const job = await ctx.db.transaction().execute(async (trx) => {
-      // Checked inside the transaction that queues the new run, so two edits cannot both start one.
-      const active = await trx.selectFrom('verification_job').select('id').where('certificate_id', '=', cert.id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
-      if (active) throw refuse('This certificate is being verified right now. Wait for the result before changing its details.');
-      const changed = await updateCertificate(
-        trx,
-        cert.id,
-        { ...claimsOf(input), ...AWAITING_VERIFICATION, updated_at: now },
-        { ifUnchangedSince: cert.updated_at },
-      );
-      if (!changed) throw refuse('This certificate changed meanwhile. Reload it and try again.');
-      return ctx.queue.enqueue(cert.id, trx);
-    });
+    const reservation = reserveRerun(ctx, ctx.session.user);
+    let job;
+    try {
+      job = await ctx.db.transaction().execute(async (trx) => {
+        // The row is held first: a confirmation being checked before its send waits, or is waited for.
+        const row = (await lockCertificate(trx, cert.id)) ?? cert;
+        // Checked inside the transaction that queues the new run, so two edits cannot both start one.
+        const active = await trx.selectFrom('verification_job').select('id').where('certificate_id', '=', cert.id).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+        if (active) throw refuse('This certificate is being verified right now. Wait for the result before changing its details.');
+        const sending = await trx.selectFrom('wallet_action').select('kind').where('certificate_id', '=', cert.id).where('kind', 'in', ['confirm_certificate', 'request_confirmation']).where('status', '=', 'submitted').executeTakeFirst();
+        if (sending) {
+          throw refuse(
+            sending.kind === 'confirm_certificate'
+              ? 'The institution is confirming this certificate right now, on the details it was shown. Wait for its answer before changing them.'
+              : 'Your confirmation request is being sent right now. Wait a moment, then change the details (the request is withdrawn, and you ask again).',
+          );
+        }
+        const claimsChange = !sameClaims(claimsOf(row), claimsOf(input));
+        const withdrawn = claimsChange
+          ? await withdrawOpenRequests(trx, cert.id, 'You changed the certificate’s details after asking; ask again to have the new details confirmed.', now, { actor: { role: 'holder', wallet }, chain: ctx.chain })
+          : [];
+        const changed = await updateCertificate(
+          trx,
+          cert.id,
+          { ...claimsOf(input), ...AWAITING_VERIFICATION, ...(withdrawn.length ? { requested_issuer: null } : {}), updated_at: now },
+          { ifUnchangedSince: cert.updated_at },
+        );
+        if (!changed) throw refuse('This certificate changed meanwhile. Reload it and try again.');
+        for (const r of withdrawn) {
+          await appendAudit(trx, { actor_wallet: wallet, actor_role: 'holder', action: 'holder.withdraw_request', target: cert.id, details: { request_id: r.id, issuer: r.issuer_authority, reason: 'details_changed' } });
+        }
+        return ctx.queue.enqueue(cert.id, trx);
+      });
+    } catch (e) {
+      reservation.release();
+      throw e;
+    }
     ctx.queue.kick();
     ctx.bus.publish({ certificate_id: cert.id, verification_status: 'pending', step: null, step_status: null, updated_at: now });
     return { certificate: await holderView(ctx, await getCertificate(ctx.db, cert.id)), job_id: job.id };
@@ -152,11 +215,16 @@ export const certificateRouter = router({
     .input(submitSignedInput)
     .mutation(({ ctx, input }) => submitAction(ctx, ctx.session.user, input.signedTransaction, { request_confirmation: requestFlow })),
 
-  /** Approved institutions to ask (the one the claims name first) and this certificate's requests so far (with decline reasons). */
-  issuersFor: protectedProcedure.input(issuersForInput).query(async ({ ctx, input }) => ({
-    issuers: await issuersFor(ctx, ctx.session.user, input.id),
-    requests: await requestsOfCertificate(ctx, input.id),
-  })),
+  /** The approved institutions the holder may ask (those the claims name) and this certificate's requests so far (with decline and withdrawal reasons). */
+  issuersFor: protectedProcedure.input(issuersForInput).query(async ({ ctx, input }) => {
+    const cert = await ownCertificate(ctx, input.id);
+    return {
+      /** The institution the certificate's claims name: only it (its approved registration) can be asked. */
+      claimed_institution: cert.institution_name,
+      issuers: await issuersFor(ctx, ctx.session.user, input.id),
+      requests: await requestsOfCertificate(ctx, input.id),
+    };
+  }),
 
   /** Live status over SSE; the first event is the current state, so reconnects never miss the end. */
   onStatus: protectedProcedure.input(onStatusInput).subscription(async function* ({ ctx, input, signal }) {

@@ -82,8 +82,8 @@ export async function startFuzzServer(): Promise<Fixture> {
   // TRUST_PROXY: the fuzz sends a random X-Forwarded-For so the per-IP limits of support.* and the
   // REST API do not turn every later call into a 429; the per-key and per-wallet limits are lifted
   // for the same reason (fuzzed sign-outs make A sign in again; every accepted certificate.create and
-  // POST /api/v1/certificates is A's or B's, FC_RUNS of them per procedure). Those limits have their
-  // own tests (sign-in-limits, rest-rate-limit, creation-limits).
+  // POST /api/v1/certificates is A's or B's, FC_RUNS of them per procedure; so is every re-run). Those
+  // limits have their own tests (sign-in-limits, rest-rate-limit, creation-limits, attack-rerun-pace).
   // A is also an operator (the console's procedures are fuzzed on their happy path too); the
   // institution actions' per-wallet limit is lifted like the others.
   const aWallet = newWallet();
@@ -97,6 +97,7 @@ export async function startFuzzServer(): Promise<Fixture> {
     CERTIFICATE_RATE_LIMIT_PER_WALLET: '1000000',
     CERTIFICATE_RATE_LIMIT_PER_IP: '1000000',
     ATTESTA_DAILY_ANCHORS_PER_WALLET: '1000000',
+    VERIFICATION_RERUN_RATE_LIMIT_PER_WALLET: '1000000',
   });
   const url = server.url;
   const a = await makeActor(url, aWallet);

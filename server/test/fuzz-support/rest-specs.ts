@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { CERTIFICATE_STATUSES } from '../../../shared/constants';
-import { enc, fetchT, settle, type Fixture } from './harness';
+import { claimsFor, enc, fetchT, settle, type Fixture } from './harness';
 import { formFields, nastyString, nastyValue, oddText, shaped, type FormEntry } from './arbitraries';
 import { Keypair } from '@solana/web3.js';
 import { IssuerStatus } from '../../../shared/program/codec';
@@ -36,12 +36,13 @@ const lastText = (entries: FormEntry[], name: string) => {
 export async function makeInstitution(f: Fixture) {
   const chain = f.server.services.chain;
   const a = Keypair.fromSecretKey(f.a.wallet.secretKey);
-  await chain.registerIssuer({ authority: a, name: 'Fuzz Institute', uri: 'fuzz.example' }, { kind: 'register_issuer' });
+  // Named as B's certificate names its institution: only that institution can be asked.
+  await chain.registerIssuer({ authority: a, name: claimsFor('B').institution_name, uri: 'fuzz.example' }, { kind: 'register_issuer' });
   await chain.setIssuerStatus({ authority: a.publicKey, status: IssuerStatus.Approved }, { kind: 'set_issuer_status' });
   const now = new Date().toISOString();
   await f.server.services.db
     .insertInto('issuer_profile')
-    .values({ authority: f.a.wallet.address, domain: 'fuzz.example', name: 'Fuzz Institute', registered_at: now, proof_status: 'proven', proof_method: 'dns', proven_at: now, checked_at: now, findings: '[]' })
+    .values({ authority: f.a.wallet.address, domain: 'fuzz.example', name: claimsFor('B').institution_name, registered_at: now, proof_status: 'proven', proof_method: 'dns', proven_at: now, checked_at: now, findings: '[]' })
     .execute();
   const b = Keypair.fromSecretKey(f.b.wallet.secretKey);
   const asked = await f.b.client.certificate.requestConfirmation.mutate({ id: f.bCert.id, issuer: f.a.wallet.address, consent: true });

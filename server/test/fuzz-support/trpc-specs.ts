@@ -153,6 +153,15 @@ export function trpcSpecs(f: Fixture): Record<string, ProcSpec> {
         for (const a of d) for (const l of a.logs) expect([l.job_id, l.certificate_id]).toEqual([a.job_id, String(i.id).trim()]);
       },
     },
+    'certificate.events': {
+      example: { input: { id: f.aCert.id } },
+      input: shaped({ id: certId }),
+      accepted: async (i, d: any[]) => {
+        // The caller's own certificate only, oldest first.
+        for (const e of d) expect(e.certificate_id).toBe(String(i.id).trim());
+        expect(d.map((e) => e.at)).toEqual([...d.map((e) => e.at)].sort());
+      },
+    },
     'certificate.updateClaims': {
       // Claims the PDF does not name: the certificate is verified again (and rejected again).
       example: { input: { id: f.aRejected.id, title: ` Doctor of Astrology %_'; `, institution_name: 'Ünï Institute', program_name: 'Star Charts', issue_date: '2024-02-29' } },

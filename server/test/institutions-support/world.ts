@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Keypair, Transaction } from '@solana/web3.js';
 import nacl from 'tweetnacl';
 import type { Server } from '../../src/app';
-import { makeClient, newWallet, signIn, startTestServer, tmpDataDir } from '../helpers';
+import { certForm, makeClient, makePdf, newWallet, signIn, startTestServer, tmpDataDir, waitFor } from '../helpers';
 import { toB64, walletSign } from '../mint-support/flow';
 import { startDnsServer } from '../net-peers/dns';
 import { startHttpsSite, type WellKnownSite } from '../net-peers/https';
@@ -85,4 +85,42 @@ export function issueForm(fields: Record<string, string>, pdf: Uint8Array, name 
   for (const [k, v] of Object.entries(fields)) fd.set(k, v);
   fd.set('certificate_file', new File([pdf as BlobPart], name, { type: 'application/pdf' }));
   return fd;
+}
+
+export type Claims = { title: string; institution_name: string; program_name: string; issue_date: string };
+
+/**
+ * A new holder with a certificate of `claims` whose first run has settled (verified, rejected, or
+ * pending awaiting confirmation). The PDF names the claims (`lines` instead, or `pdfHolder` as the
+ * holder's name: another name than the profile's is rejected, so the claims stay editable), or `file`.
+ */
+export async function holderWithCertificate(w: InstitutionWorld, claims: Claims, opts: { lines?: string[]; pdfHolder?: string; file?: { bytes: Uint8Array; name: string; type: string } } = {}) {
+  const holder = await w.browser();
+  const file = opts.file ?? { bytes: await makePdf(opts.lines ?? [claims.institution_name, claims.title, claims.program_name], { holder: opts.pdfHolder }), name: 'c.pdf', type: 'application/pdf' };
+  const created = await holder.client.certificate.create.mutate(certForm(claims, file));
+  const cert = await waitFor(async () => {
+    const r = await holder.client.certificate.byId.query({ id: created.id });
+    return (r.verification_status !== 'pending' || r.verification_details?.state === 'awaiting_confirmation') && r;
+  }, 60_000);
+  return { holder, cert };
+}
+
+/** The holder asks `institution` to confirm the certificate (its wallet signs); the request as the institution's queue shows it. */
+export async function ask(holder: Browser, certificateId: string, institution: Browser) {
+  const prepared = await holder.client.certificate.requestConfirmation.mutate({ id: certificateId, issuer: institution.wallet.address, consent: true });
+  await holder.client.certificate.submitConfirmationRequest.mutate({ signedTransaction: signed(prepared, holder) });
+  return (await institution.client.issuer.requests.query()).find((r) => r.certificate_id === certificateId)!;
+}
+
+/**
+ * What a crash between the send and the rows leaves of a prepared action (as start-up repair finds it):
+ * its transaction, signed by `signer`, landed on chain; its rows are written by settleActions (the flow's
+ * finish), not by the submit, so no check before the send ran.
+ */
+export async function landedUnfinished(w: InstitutionWorld, prepared: { action_id: string; transaction: string }, signer: Browser) {
+  const signedTx = signed(prepared, signer);
+  const db = w.server.services.db;
+  const kind = (await db.selectFrom('wallet_action').select('kind').where('id', '=', prepared.action_id).executeTakeFirstOrThrow()).kind;
+  await db.updateTable('wallet_action').set({ status: 'submitted', signed_transaction: signedTx }).where('id', '=', prepared.action_id).execute();
+  await w.server.services.walletTx.send(Transaction.from(Buffer.from(signedTx, 'base64')), { kind });
 }

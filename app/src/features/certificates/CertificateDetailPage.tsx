@@ -78,6 +78,8 @@ export default function CertificateDetailPage() {
           <VerificationStatusPanel
             certificate={c}
             attempts={live.attempts}
+            events={live.events}
+            rpcUrl={rpcUrl}
             attemptsLoaded={live.attemptsLoaded}
             running={live.running}
             onRunStarted={live.runStarted}

@@ -15,17 +15,16 @@ export const stepOrder = (step: string) => {
 
 type Outcome = VerificationAttemptDto['outcome'];
 
-/** What a finished run concluded, from its own steps (the latest one also from the row the chain decided). */
-function outcomeOf(logs: VerificationAttemptDto['logs'], latest: boolean, cert: Pick<CertificateRow, 'verification_status' | 'tier'>): Outcome {
-  const recorded = logs.some((l) => l.verification_step === 'chain_record');
-  if (!recorded && latest) {
-    // Ended without a platform verdict because the chain already held someone else's word.
-    if (cert.verification_status === 'revoked' || cert.verification_status === 'superseded') return cert.verification_status;
-    if (cert.verification_status === 'verified' && cert.tier === 'issuer_confirmed') return 'verified';
-  }
+/**
+ * What a finished run concluded, from its own steps only. A run keeps the outcome it reached itself: an
+ * institution's confirmation, a revocation or a supersede that came later (or that the run found
+ * already made, and so recorded no verdict of its own) is an entry of the history of its own
+ * (./history.ts), never credited to a run.
+ */
+function outcomeOf(logs: VerificationAttemptDto['logs']): Outcome {
   if (logs.some((l) => l.status === 'failed')) return 'rejected';
   if (logs.some((l) => l.verification_step === 'document_checks' && l.status === 'pending')) return 'awaiting_confirmation';
-  if (recorded) return 'verified';
+  if (logs.some((l) => l.verification_step === 'chain_record')) return 'verified';
   return null;
 }
 
@@ -47,7 +46,6 @@ export async function verificationAttempts(db: Kysely<Database>, cert: Certifica
     if (!runs.some((r) => r.job_id === jobId)) runs.push({ job_id: jobId, state: 'done', started_at: logs[0].created_at, updated_at: logs.at(-1)!.created_at });
   }
   runs.sort((a, b) => a.started_at.localeCompare(b.started_at) || a.job_id.localeCompare(b.job_id));
-  const lastFinished = runs.findLastIndex((r) => r.state === 'done');
   return runs.map((r, i) => {
     const logs = (logsByJob.get(r.job_id) ?? []).sort((a, b) => a.created_at.localeCompare(b.created_at) || stepOrder(a.verification_step) - stepOrder(b.verification_step));
     const finished = r.state === 'done' || r.state === 'failed';
@@ -55,7 +53,7 @@ export async function verificationAttempts(db: Kysely<Database>, cert: Certifica
       job_id: r.job_id,
       number: i + 1,
       state: r.state,
-      outcome: r.state === 'done' ? outcomeOf(logs, i === lastFinished, cert) : null,
+      outcome: r.state === 'done' ? outcomeOf(logs) : null,
       started_at: r.started_at,
       finished_at: finished ? r.updated_at : null,
       logs,

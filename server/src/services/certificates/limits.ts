@@ -80,6 +80,34 @@ export function reserveCreation(ctx: CreationContext, user: UserRow): Reservatio
 }
 
 /**
+ * Takes one verification re-run (Check Status, Try Again, corrected details: web app and REST together)
+ * from the wallet's bucket, or refuses with 429 + Retry-After. Every run reads the document again in a
+ * child process (OCR for a scan, up to its time budget), so a holder cannot keep the workers busy for
+ * everyone else by re-running an unreadable file in a loop. Call it only when a run will really be
+ * queued (none is queued or running), and release it when none was after all: a click that starts
+ * nothing does not use up the pace.
+ */
+export function reserveRerun(ctx: Pick<Services, 'config' | 'creationLimiter'>, user: UserRow): Reservation {
+  const { rerunsPerWallet, createWindowMs } = ctx.config.limits;
+  const key = `rerun:${user.wallet_address}`;
+  const r = ctx.creationLimiter.take(key, { capacity: rerunsPerWallet, windowMs: createWindowMs });
+  if (!r.ok) {
+    tooMany(
+      r.retryAfterMs,
+      `You are starting verification again too often: at most ${rerunsPerWallet} runs every ${every(createWindowMs)} from one wallet (Check Status, Try Again and corrected details together). You can start another in ${waitWords(r.retryAfterMs)}. A run already finished keeps its result: a file whose text could not be read needs a PDF with selectable text, or the institution's confirmation.`,
+    );
+  }
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      ctx.creationLimiter.give(key);
+    },
+  };
+}
+
+/**
  * Refuses (429 + Retry-After) when the holder has added `dailyAnchorsPerWallet` certificates in the
  * last 24 hours, saying when the oldest of them leaves the window. Reads through `db`: call it again
  * inside the creating transaction, after lockAnchorsOf, so concurrent requests cannot both pass.

@@ -9,7 +9,7 @@ import { reconcileCertificate } from './reconcile';
 export { chainChange, chainDecision, describeKey, reconcileCertificate, rowUpdateOf, type RowChange } from './reconcile';
 
 /** A transaction the embedded chain landed: the accounts it names and who sent it (`rpc_send` for anything sent through /rpc). */
-type LandedTx = Pick<LandedTransaction, 'slot' | 'keys' | 'kind'>;
+type LandedTx = Pick<LandedTransaction, 'slot' | 'keys' | 'kind' | 'signature'>;
 
 /** Embedded chain: the last slot whose /rpc transactions are all applied. */
 const CURSOR_KEY = 'chain_sync_cursor';
@@ -111,12 +111,13 @@ export class ChainSync {
     this.queue = this.queue.then(() => (this.stopped ? undefined : fn())).catch((e) => console.warn('chain sync:', (e as Error).message));
   }
 
-  private async reconcileKeys(keys: string[]) {
-    for (const sha256 of await sha256sOfRecords(this.svc.db, keys)) await reconcileCertificate(this.svc, sha256);
+  /** `signature`: the transaction that named these accounts (the certificates' history names it). */
+  private async reconcileKeys(keys: string[], signature: string | null = null) {
+    for (const sha256 of await sha256sOfRecords(this.svc.db, keys)) await reconcileCertificate(this.svc, sha256, { signature });
   }
 
   private async onLanded(tx: LandedTx) {
-    await this.reconcileKeys(tx.keys);
+    await this.reconcileKeys(tx.keys, tx.signature);
     await this.announceInstitutions(tx.keys);
     await this.saveCursor(CURSOR_KEY, String(tx.slot));
   }
@@ -170,7 +171,10 @@ export class ChainSync {
         .limit(BATCH)
         .execute();
       if (!rows.length) break;
-      await this.reconcileKeys([...new Set(rows.map((r) => r.pubkey))]);
+      // Transaction by transaction (in the order they landed), so each change is told with its own.
+      const bySignature = new Map<string, string[]>();
+      for (const r of rows) bySignature.set(r.signature, [...(bySignature.get(r.signature) ?? []), r.pubkey]);
+      for (const [signature, keys] of bySignature) await this.reconcileKeys(keys, signature);
       const last: Position = rows.at(-1)!;
       after = { slot: Number(last.slot), signature: last.signature, pubkey: last.pubkey };
       // A full page may end inside a slot: only the slots before it are certainly complete.
@@ -209,7 +213,7 @@ export class ChainSync {
         const tx = await conn.getTransaction(s.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
         if (tx) {
           this.unfetched.delete(s.signature);
-          if (!tx.meta?.err) await this.reconcileKeys(accountsOf(tx));
+          if (!tx.meta?.err) await this.reconcileKeys(accountsOf(tx), s.signature);
           this.applied.add(s.signature);
         } else if (this.giveUp(s.signature)) {
           console.warn(`chain sync: the RPC did not return transaction ${s.signature}; moving on (the backstop reconciles its certificates)`);

@@ -2,9 +2,13 @@ import { PublicKey } from '@solana/web3.js';
 import { CertificateStatus, TrustTier, fromHex, type CertificateAccount } from '../../../../shared/program/codec';
 import { ReasonCode, reasonName, reasonText, revokerRoleText } from '../../../../shared/program/reasons';
 import { checkedHolderName, claimsWereChecked, parseVerificationDetails, type ConfirmedDetails, type RevokedDetails, type SupersededDetails, type VerificationDetailsDto } from '../../../../shared/schemas/details';
-import { claimsOf, findBySha256, updateCertificate } from '../../db/certificates';
+import type { Kysely } from 'kysely';
+import { claimsOf, findBySha256, lockCertificate, updateCertificate } from '../../db/certificates';
+import { appendEvent } from '../../db/events';
 import { newId } from '../../lib/ids';
-import type { CertificateRow } from '../../db/schema';
+import type { CertificateRow, Database } from '../../db/schema';
+import { chainChangeEvent, claimsText } from '../certificates/history';
+import { sameInstitution } from '../issuers/names';
 import type { Services } from '../index';
 
 // The database follows the chain. A certificate's record can change without this server's flows:
@@ -15,16 +19,20 @@ import type { Services } from '../index';
 
 export type ChainOwnedStatus = 'revoked' | 'superseded' | 'verified';
 
+/**
+ * What a row must become. The claims (title, institution, program, issue date) are the holder's and are
+ * never rewritten here: a confirmation on chain over claims nobody checked says so in its details (the
+ * institution that signed is named there, never put in place of the institution the holder claimed).
+ */
 export interface RowChange {
   verification_status: ChainOwnedStatus;
   tier: string;
   verification_details: RevokedDetails | SupersededDetails | ConfirmedDetails;
-  /**
-   * Set when an institution confirmed the file on chain over claims nobody checked: the institution
-   * the row shows becomes the confirming institution's on-chain name (the title and program stay the
-   * holder's, and the details say they were not confirmed).
-   */
-  institution_name?: string;
+}
+
+/** Runs `fn` in a transaction of its own, or in the caller's when `db` already is one. */
+export function inTransaction<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
 }
 
 const iso = (secs: bigint) => new Date(Number(secs) * 1000).toISOString();
@@ -145,18 +153,22 @@ export async function chainDecision(svc: Pick<Services, 'chain' | 'db'>, row: Ce
     const previous = parseVerificationDetails(row.verification_details);
     // Confirmed through the product's own flow (it records claims_confirmed: true): its word covers the claims.
     const claimsConfirmed = previous?.kind === 'confirmed' && previous.claims_confirmed === true;
-    const contentChecked = opts.contentChecked === true || contentCheckedOf(row);
+    // An institution's key signing a certificate that names another institution covers the file, never
+    // the details: the platform's reading of them is no reason to present them as its word.
+    const named = !!by?.name && sameInstitution(row.institution_name, by.name);
+    const contentChecked = named && (opts.contentChecked === true || contentCheckedOf(row));
     const unchecked = !claimsConfirmed && !contentChecked;
     const foundName = checkedHolderName(previous);
     return {
       verification_status: 'verified',
       tier: 'issuer_confirmed',
-      ...(unchecked && by?.name ? { institution_name: by.name } : {}),
       verification_details: {
         kind: 'confirmed',
-        reason: unchecked
-          ? `${name} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
-          : `${name}${by?.domain ? ` (${by.domain})` : ''} confirmed this certificate on chain: its own key signed the record on ${day(record.verifiedAt)}.`,
+        reason: !named
+          ? `${name} confirmed this file on chain, but the certificate names “${row.institution_name}”: its confirmation does not cover the details shown.`
+          : unchecked
+            ? `${name} confirmed this file on chain; the title, institution and program shown were entered by the holder and were not confirmed.`
+            : `${name}${by?.domain ? ` (${by.domain})` : ''} confirmed this certificate on chain: its own key signed the record on ${day(record.verifiedAt)}.`,
         reason_code: 0,
         reason_name: 'none',
         tier: 'issuer_confirmed',
@@ -201,7 +213,6 @@ export function rowUpdateOf(change: RowChange, now: string) {
     verification_status: change.verification_status,
     tier: change.tier,
     verification_details: JSON.stringify(change.verification_details),
-    ...(change.institution_name !== undefined ? { institution_name: change.institution_name } : {}),
     ...(confirmedBy ? { issuer_authority: confirmedBy, requested_issuer: null } : {}),
     updated_at: now,
   };
@@ -210,50 +221,132 @@ export function rowUpdateOf(change: RowChange, now: string) {
 /**
  * A holder's request_confirmation sent outside the product (the holder's own signature names the
  * institution: their consent) becomes an open request in that institution's queue, unless that
- * institution has already been asked about this certificate (an answered request is not reopened).
+ * institution has already been asked about this certificate (an answered or withdrawn request is not
+ * reopened). Only the institution the certificate's claims name is passed the request: one that names
+ * another institution is recorded as withdrawn (with why, for the holder), never queued, so no other
+ * institution is offered a certificate to confirm in another's name. Either way the request the record
+ * named before cannot be confirmed on chain any more: it is withdrawn.
  */
-async function followRequest(svc: Pick<Services, 'db' | 'bus'>, row: CertificateRow, record: CertificateAccount): Promise<boolean> {
+async function followRequest(svc: Pick<Services, 'db' | 'bus' | 'chain'>, row: CertificateRow, record: CertificateAccount, signature: string | null): Promise<boolean> {
   if (!record.issuer || record.tier === TrustTier.IssuerConfirmed || record.status === CertificateStatus.Revoked) return false;
   if (!record.holder.equals(new PublicKey(row.holder_wallet)) || row.verification_status === 'revoked' || row.verification_status === 'superseded') return false;
   const issuer = record.issuer.toBase58();
   if (row.requested_issuer === issuer) return false;
   const known = await svc.db.selectFrom('confirmation_request').select('id').where('certificate_id', '=', row.id).where('issuer_authority', '=', issuer).executeTakeFirst();
   if (known) return false;
+  const account = await svc.chain.readIssuer(record.issuer);
+  const name = account?.name ?? null;
+  const names = name !== null && sameInstitution(row.institution_name, name);
+  const who = name ?? issuer;
+  const claims = claimsOf(row);
   const now = new Date().toISOString();
-  await svc.db.transaction().execute(async (trx) => {
-    await trx.updateTable('confirmation_request').set({ status: 'withdrawn', decided_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'open').execute();
+  const refused = `This certificate names “${row.institution_name}”, not ${who}: only the institution a certificate names can confirm it, so the request was not passed on. If the institution is mistyped, correct the details; otherwise ask ${row.institution_name} once it is on Attesta.`;
+  await inTransaction(svc.db, async (trx) => {
+    await lockCertificate(trx, row.id); // the row, then its requests: as every writer of both
+    await withdrawOpenRequests(trx, row.id, `You asked ${who} instead (on chain).`, now, { chain: svc.chain });
     await trx
       .insertInto('confirmation_request')
-      .values({ id: newId('q_'), certificate_id: row.id, holder_user_id: row.user_id, issuer_authority: issuer, status: 'open', claims: JSON.stringify(claimsOf(row)), request_signature: null, decline_reason: null, created_at: now, decided_at: null, decision_signature: null })
+      .values({
+        id: newId('q_'),
+        certificate_id: row.id,
+        holder_user_id: row.user_id,
+        issuer_authority: issuer,
+        status: names ? 'open' : 'withdrawn',
+        claims: JSON.stringify(claims),
+        request_signature: signature,
+        decline_reason: null,
+        created_at: now,
+        decided_at: names ? null : now,
+        decision_signature: null,
+        withdrawn_reason: names ? null : refused,
+      })
       .execute();
-    await updateCertificate(trx, row.id, { requested_issuer: issuer, updated_at: now });
+    await updateCertificate(trx, row.id, { requested_issuer: names ? issuer : null, updated_at: now });
+    const actor = { role: 'holder' as const, wallet: row.holder_wallet, name: null };
+    await appendEvent(
+      trx,
+      names
+        ? { certificate_id: row.id, kind: 'confirmation_requested', actor, source: 'chain', signature, message: `Asked ${who} to confirm the details ${claimsText(claims)} (a request sent on chain outside Attesta).`, details: { issuer, claims }, at: now }
+        : { certificate_id: row.id, kind: 'request_withdrawn', actor, source: 'chain', signature, message: `A request to ${who}, sent on chain outside Attesta, was not passed on. ${refused}`, details: { issuer, claims, reason: refused }, at: now },
+    );
   });
   svc.bus.publish({ certificate_id: row.id, verification_status: row.verification_status, step: null, step_status: null, updated_at: now });
   return true;
 }
 
 /**
- * Open confirmation requests of a row the chain decided outside the product's flows: confirmed by the
- * institution asked → confirmed; revoked or superseded → withdrawn (nothing left to confirm).
+ * Closes the open confirmation requests of a certificate without an answer (`reason` tells the holder
+ * why), with an entry in its history for each. Returns the requests withdrawn.
  */
-async function settleRequests(svc: Pick<Services, 'db'>, certificateId: string, change: RowChange, now: string) {
+export async function withdrawOpenRequests(
+  trx: Kysely<Database>,
+  certificateId: string,
+  reason: string,
+  now: string,
+  opts: { actor?: { role: 'holder' | 'platform'; wallet: string | null }; chain?: Pick<Services['chain'], 'readIssuer'> } = {},
+) {
+  const actor = opts.actor ?? { role: 'platform' as const, wallet: null };
+  const open = await trx.selectFrom('confirmation_request').select(['id', 'issuer_authority', 'claims']).where('certificate_id', '=', certificateId).where('status', '=', 'open').execute();
+  for (const r of open) {
+    const done = await trx.updateTable('confirmation_request').set({ status: 'withdrawn', decided_at: now, withdrawn_reason: reason }).where('id', '=', r.id).where('status', '=', 'open').executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) continue;
+    // The institution by name: its on-chain registration, else its profile, else its address.
+    const onChain = opts.chain ? await opts.chain.readIssuer(new PublicKey(r.issuer_authority)).catch(() => null) : null;
+    const name = onChain?.name ?? (await trx.selectFrom('issuer_profile').select('name').where('authority', '=', r.issuer_authority).executeTakeFirst())?.name ?? r.issuer_authority;
+    await appendEvent(trx, {
+      certificate_id: certificateId,
+      kind: 'request_withdrawn',
+      actor: { ...actor, name: null },
+      source: 'attesta',
+      message: `The request to ${name} was withdrawn: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
+      details: { request_id: r.id, issuer: r.issuer_authority, reason },
+      at: now,
+    });
+  }
+  return open;
+}
+
+/**
+ * Open confirmation requests of a row the chain decided outside the product's flows: confirmed by the
+ * institution asked → confirmed (its confirmation on chain covers the file; the details it was shown
+ * are credited only by the product's own flow); revoked or superseded → withdrawn (nothing left to confirm).
+ */
+async function settleRequests(trx: Kysely<Database>, certificateId: string, change: RowChange, now: string, chain?: Pick<Services['chain'], 'readIssuer'>) {
   const d = change.verification_details;
-  let q = svc.db.updateTable('confirmation_request').where('certificate_id', '=', certificateId).where('status', '=', 'open');
   if (d.kind === 'confirmed') {
     if (!d.issuer) return;
-    q = q.where('issuer_authority', '=', d.issuer.authority);
-    await q.set({ status: 'confirmed', decided_at: now }).execute();
+    await trx.updateTable('confirmation_request').set({ status: 'confirmed', decided_at: now }).where('certificate_id', '=', certificateId).where('status', '=', 'open').where('issuer_authority', '=', d.issuer.authority).execute();
     return;
   }
-  await q.set({ status: 'withdrawn', decided_at: now }).execute();
+  await withdrawOpenRequests(trx, certificateId, d.kind === 'revoked' ? 'The certificate was revoked.' : 'The certificate was superseded: its file was issued to another wallet.', now, { chain });
+}
+
+/**
+ * What follows a chain change written onto `row` (in the writer's transaction, after its conditional
+ * update): queued runs end (the record's state is final for this row), open requests are settled, and
+ * the change is an entry of the certificate's history (followed from the chain, unless `source` says
+ * one of this server's flows sent it).
+ */
+export async function afterChainChange(
+  trx: Kysely<Database>,
+  row: CertificateRow,
+  change: RowChange,
+  now: string,
+  opts: { signature: string | null; source?: 'attesta' | 'chain'; chain?: Pick<Services['chain'], 'readIssuer'> },
+) {
+  await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'queued').execute();
+  await settleRequests(trx, row.id, change, now, opts.chain);
+  await appendEvent(trx, { ...chainChangeEvent(row, change, { signature: opts.signature, source: opts.source ?? 'chain' }), at: now });
 }
 
 /**
  * Re-reads the record of `sha256` and brings every row of that file in line. The update is
  * conditional on the row being unchanged since it was read, so a flow writing the same row at the
- * same time (with richer details) wins. Returns the ids changed.
+ * same time (with richer details) wins. Each change is an entry of the certificate's history, with the
+ * transaction that made it when the caller knows it (`signature`: the follower names the transaction
+ * it is applying). Returns the ids changed.
  */
-export async function reconcileCertificate(svc: Pick<Services, 'chain' | 'db' | 'bus'>, sha256: string): Promise<string[]> {
+export async function reconcileCertificate(svc: Pick<Services, 'chain' | 'db' | 'bus'>, sha256: string, opts: { signature?: string | null; source?: 'attesta' | 'chain' } = {}): Promise<string[]> {
   const rows = await findBySha256(svc.db, sha256);
   if (!rows.length) return [];
   const record = await svc.chain.readCertificate(fromHex(sha256));
@@ -261,15 +354,16 @@ export async function reconcileCertificate(svc: Pick<Services, 'chain' | 'db' | 
   for (const row of rows) {
     const change = await chainChange(svc, row, record);
     if (!change) {
-      if (record && (await followRequest(svc, row, record))) changed.push(row.id);
+      if (record && (await followRequest(svc, row, record, opts.signature ?? null))) changed.push(row.id);
       continue;
     }
     const now = new Date().toISOString();
-    const updated = await updateCertificate(svc.db, row.id, rowUpdateOf(change, now), { ifUnchangedSince: row.updated_at, ifStatus: row.verification_status });
+    const updated = await inTransaction(svc.db, async (trx) => {
+      if (!(await updateCertificate(trx, row.id, rowUpdateOf(change, now), { ifUnchangedSince: row.updated_at, ifStatus: row.verification_status }))) return false;
+      await afterChainChange(trx, row, change, now, { signature: opts.signature ?? null, source: opts.source ?? 'chain', chain: svc.chain });
+      return true;
+    });
     if (!updated) continue;
-    // Nothing left to verify: the record's state is final for this row.
-    await svc.db.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'queued').execute();
-    await settleRequests(svc, row.id, change, now);
     svc.bus.publish({ certificate_id: row.id, verification_status: change.verification_status, step: null, step_status: null, updated_at: now });
     changed.push(row.id);
   }

@@ -14,6 +14,7 @@ import { findCertificate, insertCertificate } from '../../db/certificates';
 import { reconcileCertificate } from '../chain-sync/reconcile';
 import { appendAudit } from '../../db/audit';
 import { CHECKS, type DocumentStepResult, type HashStepResult, type IssuerStepResult, type JobFacts } from '../verification/steps';
+import { appendEvent } from '../../db/events';
 
 // Demo data for the embedded chain (ATTESTA_DEMO_DATA=false turns it off): an approved issuer and a
 // demo wallet holding cert-1 (verified, issuer-confirmed), cert-2 (pending) and cert-3 (rejected).
@@ -318,6 +319,20 @@ export async function seedDemoData(svc: Services): Promise<void> {
       if (checked.document) await log('document_checks', checked.document.status, checked.document);
       if (checked.issuer) await log('issuer_verification', checked.issuer.status, checked.issuer);
       if (sigs.verify) await log('chain_record', 'success', { message: 'Verdict rejected recorded on chain', signature: sigs.verify } as { message: string });
+      // cert-1 was issued by the demo institution: an entry of its history of its own, beside the checks
+      // the platform ran on it at seeding.
+      if (c.outcome === 'verified') {
+        await appendEvent(trx, {
+          certificate_id: c.id,
+          kind: 'issued',
+          actor: { role: 'issuer', wallet: issuer.publicKey.toBase58(), name: DEMO_ISSUER_NAME, domain: DEMO_ISSUER_DOMAIN },
+          source: 'attesta',
+          signature: sigs.anchor ?? null,
+          message: `${issuedReason} It issued the details “${c.title}”, ${c.program}, ${c.institution}, ${c.issueDate} to this wallet.`,
+          details: { claims: { title: c.title, institution_name: c.institution, program_name: c.program, issue_date: c.issueDate }, claims_confirmed: true },
+          at: now,
+        });
+      }
     });
   }
 }

@@ -4,11 +4,13 @@ import { CertificateStatus, TrustTier, fromHex, type IssuerAccount } from '../..
 import { issueCertificateIx } from '../../../../shared/program/instructions';
 import type { ConfirmedDetails } from '../../../../shared/schemas/details';
 import { appendAudit } from '../../db/audit';
+import { appendEvent } from '../../db/events';
 import { findBySha256, insertCertificate, updateCertificate } from '../../db/certificates';
 import type { CertificateRow, IssuerProfileRow, UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { reconcileCertificate } from '../chain-sync/reconcile';
+import { reconcileCertificate, withdrawOpenRequests } from '../chain-sync/reconcile';
+import { claimsText } from '../certificates/history';
 import { readCertificateFile } from '../certificates/intake';
 import { safeFileName } from '../files/index.js';
 import type { Services } from '../index';
@@ -196,10 +198,11 @@ export const issueFlow: ActionFlow = {
     if (own) {
       id = own.id;
       await updateCertificate(trx, own.id, issued);
+      await withdrawOpenRequests(trx, own.id, `${issuer.name} issued this certificate to you itself.`, issued.updated_at, { chain: svc.chain });
       await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: issued.updated_at }).where('certificate_id', '=', own.id).where('status', '=', 'queued').execute();
     } else {
-      // Earlier claims of other wallets end as superseded first (live hashes are unique).
-      await reconcileCertificate({ chain: svc.chain, db: trx, bus: svc.bus }, p.sha256);
+      // Earlier claims of other wallets end as superseded first (live hashes are unique), each with this transaction in its history.
+      await reconcileCertificate({ chain: svc.chain, db: trx, bus: svc.bus }, p.sha256, { signature, source: 'attesta' });
       const row: CertificateRow = {
         id,
         user_id: holder.id,
@@ -222,6 +225,16 @@ export const issueFlow: ActionFlow = {
       };
       await insertCertificate(trx, row);
     }
+    await appendEvent(trx, {
+      certificate_id: id,
+      kind: 'issued',
+      actor: { role: 'issuer', wallet: a.signer, name: issuer.name, domain: profile.domain },
+      source: 'attesta',
+      signature,
+      message: `${details.reason} It issued the details ${claimsText(p.claims)} to this wallet.`,
+      details: { claims: p.claims, claims_confirmed: true },
+      at: issued.updated_at,
+    });
     await appendAudit(trx, { actor_wallet: a.signer, actor_role: 'issuer', action: 'issuer.issue', target: id, signature, details: { holder_wallet: p.holder_wallet, sha256: p.sha256, title: p.claims.title } });
     return { certificate_id: id, holder_wallet: p.holder_wallet, sha256: p.sha256 };
   },

@@ -3,13 +3,15 @@ import { CertificateStatus, fromHex } from '../../../../shared/program/codec';
 import { revokeCertificateIx } from '../../../../shared/program/instructions';
 import { ReasonCode } from '../../../../shared/program/reasons';
 import { appendAudit } from '../../db/audit';
+import { appendEvent } from '../../db/events';
 import { findCertificate, getCertificate, updateCertificate } from '../../db/certificates';
 import type { AuditRole, CertificateRow, UserRow } from '../../db/schema';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import type { ChainReceipt } from '../chain';
-import { chainChange, rowUpdateOf } from '../chain-sync/reconcile';
+import { chainChange, rowUpdateOf, withdrawOpenRequests } from '../chain-sync/reconcile';
+import { chainChangeEvent } from '../certificates/history';
 import type { Services } from '../index';
 import { payloadOf, prepareAction, type ActionFlow, type PreparedAction } from '../wallet-tx/actions';
 import { approvedIssuerOf } from './roles';
@@ -60,6 +62,17 @@ async function recordRevocation(svc: Pick<Services, 'chain'>, trx: Kysely<Databa
   const now = new Date().toISOString();
   await updateCertificate(trx, row.id, { ...(change ? rowUpdateOf(change, now) : { updated_at: now }), revocation_note: p.note });
   await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, updated_at: now }).where('certificate_id', '=', row.id).where('status', '=', 'queued').execute();
+  await withdrawOpenRequests(trx, row.id, 'The certificate was revoked.', now, { chain: svc.chain });
+  // Its entry in the history (unless the follower, or a run, wrote the revocation first: that one stands).
+  const told = await trx.selectFrom('certificate_event').select('id').where('certificate_id', '=', row.id).where('kind', '=', 'revoked').executeTakeFirst();
+  if (change && !told) {
+    const d = change.verification_details;
+    const actor =
+      p.role === 'operator'
+        ? { role: 'operator' as const, wallet: p.actor, name: 'Attesta (the platform operator)' }
+        : { role: 'issuer' as const, wallet: p.actor, name: d.kind === 'revoked' ? (d.revoked_by?.name ?? null) : null, domain: d.kind === 'revoked' ? d.revoked_by?.domain : null };
+    await appendEvent(trx, { ...chainChangeEvent(row, change, { signature: p.signature, source: 'attesta', actor, reason: p.note }), at: now });
+  }
   await appendAudit(trx, { actor_wallet: p.actor, actor_role: p.role, action: p.action, target: row.id, signature: p.signature, details: { reason: p.reason, note: p.note } });
 }
 

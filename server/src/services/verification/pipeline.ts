@@ -2,11 +2,12 @@ import { CertificateStatus, TrustTier, fromHex, type CertificateAccount } from '
 import { trustTierName } from '../../../../shared/program/names';
 import { ReasonCode, reasonName } from '../../../../shared/program/reasons';
 import { parseVerificationDetails, type AwaitingConfirmationDetails, type VerdictDetails } from '../../../../shared/schemas/details';
-import { findCertificate, updateCertificate } from '../../db/certificates';
-import type { CertificateRow, CertificateUpdate, VerificationJobRow } from '../../db/schema';
+import { findCertificate, sameClaims, updateCertificate } from '../../db/certificates';
+import type { Kysely } from 'kysely';
+import type { CertificateRow, CertificateUpdate, Database, VerificationJobRow } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { ChainError } from '../chain';
-import { chainChange, chainDecision, rowUpdateOf } from '../chain-sync/reconcile';
+import { afterChainChange, chainChange, chainDecision, rowUpdateOf } from '../chain-sync/reconcile';
 import type { Services } from '../index';
 import { CHECK_ORDER, CHECKS, type CheckStep, type JobFacts, type StepResult, type StepResults } from './steps';
 
@@ -91,8 +92,6 @@ interface RunOutcome {
 /** The row changed (or the chain refused) between reading it and writing the verdict: decide again. */
 class Overtaken extends Error {}
 
-const sameClaims = (a: CertificateRow, b: CertificateRow) =>
-  a.title === b.title && a.institution_name === b.institution_name && a.program_name === b.program_name && a.issue_date === b.issue_date;
 
 /**
  * Ends the run: the row is read again and the record with it, and the record's state decides first
@@ -117,7 +116,9 @@ async function settle(svc: Services, job: VerificationJobRow, cert: CertificateR
     if (decided) {
       const change = await chainChange(svc, row, record, { contentChecked });
       if (!change) return finishJob(svc, job, row); // the follower already wrote it
-      if (await finishWithoutVerdict(svc, row, job, rowUpdateOf(change, new Date().toISOString()))) return;
+      // Written here before the follower got to it: the same change, with its entry in the history.
+      const now = new Date().toISOString();
+      if (await finishWithoutVerdict(svc, row, job, rowUpdateOf(change, now), (trx) => afterChainChange(trx, row, change, now, { signature: null, chain: svc.chain }))) return;
       continue;
     }
     // A revoked or superseded row is never verified again, whatever a stale record read said.
@@ -248,9 +249,16 @@ async function recordVerdict(
  * Ends a job without sending a verdict: the row takes `set` if it is still as read (status and
  * updated_at), and the job is done. False when the row changed meanwhile (nothing is written).
  */
-async function finishWithoutVerdict(svc: Services, row: CertificateRow, job: VerificationJobRow, set: CertificateUpdate & { verification_status: CertificateRow['verification_status']; updated_at: string }): Promise<boolean> {
+async function finishWithoutVerdict(
+  svc: Services,
+  row: CertificateRow,
+  job: VerificationJobRow,
+  set: CertificateUpdate & { verification_status: CertificateRow['verification_status']; updated_at: string },
+  also?: (trx: Kysely<Database>) => Promise<void>,
+): Promise<boolean> {
   const written = await svc.db.transaction().execute(async (trx) => {
     if (!(await updateCertificate(trx, row.id, set, { ifUnchangedSince: row.updated_at, ifStatus: row.verification_status }))) return false;
+    await also?.(trx);
     await trx.updateTable('verification_job').set({ status: 'done', locked_until: null, last_error: null, updated_at: set.updated_at }).where('id', '=', job.id).execute();
     return true;
   });

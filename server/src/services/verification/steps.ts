@@ -2,7 +2,8 @@ import { VERIFICATION_STEPS, type VerificationStep } from '../../../../shared/co
 import { IssuerStatus, TrustTier, type CertificateAccount } from '../../../../shared/program/codec';
 import { ReasonCode } from '../../../../shared/program/reasons';
 import type { CertificateRow } from '../../db/schema';
-import { checkDocument, DocumentUnreadableError, normaliseText, type ClaimField } from '../documents/index.js';
+import { checkDocument, DocumentUnreadableError, type ClaimField } from '../documents/index.js';
+import { sameInstitution } from '../issuers/names';
 import { sha256Hex } from '../files/index.js';
 import type { Services } from '../index';
 import { mismatchReason } from './claims';
@@ -159,8 +160,8 @@ async function issuerStep({ svc, cert, record }: JobFacts): Promise<IssuerStepRe
       issuer: { authority: r.issuer.toBase58(), name: issuer.name },
     };
   }
-  const wanted = normaliseText(cert.institution_name);
-  const match = (await svc.chain.listIssuers()).find((i) => i.status === IssuerStatus.Approved && normaliseText(i.name) === wanted);
+  // The rule by which the holder may ask an institution (issuers/names.ts): only the one the claims name.
+  const match = (await svc.chain.listIssuers()).find((i) => i.status === IssuerStatus.Approved && sameInstitution(cert.institution_name, i.name));
   // The platform's check is never the institution's word: the step says whose word it is not. A name
   // match is not a confirmation either (`issuer` stays null below the issuer-confirmed tier); whether
   // the holder can ask that institution is kept for the page (`institution_approved`).

@@ -32,7 +32,17 @@ export type Finish = (svc: ActionServices, trx: Kysely<Database>, action: Wallet
 /** After the commit (events for live pages, blob clean-up). */
 export type AfterFinish = (svc: ActionServices, action: WalletActionRow) => Promise<void> | void;
 
+/**
+ * Before the transaction is sent: whether what it says still holds (the rows the action was prepared
+ * from), in the transaction that claims the action for sending (prepared → submitted). It refuses by
+ * throwing a DomainError: nothing is sent and the action stays prepared. A flow whose rows another
+ * request may change meanwhile locks them here (lockCertificate), and that request, finding the action
+ * submitted, waits for it or refuses: what was checked is what the chain gets.
+ */
+export type Check = (svc: ActionServices, trx: Kysely<Database>, action: WalletActionRow) => Promise<void>;
+
 export interface ActionFlow {
+  check?: Check;
   finish: Finish;
   after?: AfterFinish;
   /** Runs when the action can no longer land (refused by the chain, expired): e.g. delete its stored file. */
@@ -195,14 +205,19 @@ export async function submitAction(svc: ActionServices, user: UserRow, signedTra
     fail('BAD_REQUEST', MESSAGES.expired);
   }
 
-  // One sender per action: compare-and-set.
-  const claimed = await svc.db
-    .updateTable('wallet_action')
-    .set({ status: 'submitted', signed_transaction: signedTransaction, updated_at: nowIso() })
-    .where('id', '=', a.id)
-    .where('status', '=', 'prepared')
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) return fail('CONFLICT', MESSAGES.inProgress);
+  // One sender per action: compare-and-set, with the flow's check of what it says in the same transaction.
+  const claimed = await svc.db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('wallet_action')
+      .set({ status: 'submitted', signed_transaction: signedTransaction, updated_at: nowIso() })
+      .where('id', '=', a.id)
+      .where('status', '=', 'prepared')
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    await flow.check?.(svc, trx, a);
+    return true;
+  });
+  if (!claimed) return fail('CONFLICT', MESSAGES.inProgress);
 
   try {
     await svc.walletTx.send(signed.tx, { kind: a.kind, certificateId: a.certificate_id });

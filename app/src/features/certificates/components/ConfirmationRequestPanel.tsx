@@ -31,9 +31,12 @@ export function ConfirmationRequestPanel({ certificate: c }: { certificate: Cert
   const [busy, setBusy] = useState(false);
 
   if (final) return null;
+  // Only the institution the certificate names can be asked (the server offers no other).
   const issuers = data.data?.issuers ?? [];
   const requests = data.data?.requests ?? [];
-  const nameOf = (authority: string) => issuers.find((i) => i.authority === authority)?.name ?? `${authority.slice(0, 6)}...${authority.slice(-4)}`;
+  const claimed = data.data?.claimed_institution ?? c.institution_name;
+  const nameOf = (authority: string) =>
+    requests.find((r) => r.issuer_authority === authority)?.issuer_name ?? issuers.find((i) => i.authority === authority)?.name ?? `${authority.slice(0, 6)}...${authority.slice(-4)}`;
   const latest = requests[0];
   const open = latest?.status === 'open';
   const chosen = issuer || issuers[0]?.authority || '';
@@ -88,13 +91,20 @@ export function ConfirmationRequestPanel({ certificate: c }: { certificate: Cert
             </p>
             {latest.decline_reason && <p className="mt-1 text-muted-foreground">Reason: {latest.decline_reason}</p>}
           </div>
+        ) : latest && latest.status === 'withdrawn' ? (
+          <div className="rounded-md border p-3 text-sm" data-testid="request-state" data-status="withdrawn">
+            <p className="font-medium">Request to {nameOf(latest.issuer_authority)} withdrawn</p>
+            {latest.withdrawn_reason && <p className="mt-1 text-muted-foreground">{latest.withdrawn_reason}</p>}
+          </div>
         ) : null}
 
         {!confirmed && !open && (
           data.isPending ? (
             <p className="text-sm text-muted-foreground">Loading institutions...</p>
           ) : issuers.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No approved institution can be asked yet.</p>
+            <p className="text-sm text-muted-foreground" data-testid="no-named-institution">
+              Only the institution a certificate names can confirm it, and “{claimed}” is not an approved institution on Attesta. If you mistyped it, correct the details; otherwise ask {claimed} once it is on Attesta.
+            </p>
           ) : (
             <div className="space-y-3">
               <div className="space-y-1.5">

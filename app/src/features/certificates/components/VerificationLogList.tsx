@@ -1,6 +1,6 @@
-import { AlertTriangle, CheckCircle2, CircleMinus, Clock, Loader2, XCircle } from 'lucide-react';
-import type { CertificateDto, VerificationAttemptDto, VerificationLogDto } from '../../../../../shared/schemas/dto';
-import { formatDateTime } from '../lib/format';
+import { AlertTriangle, Ban, BadgeCheck, CheckCircle2, CircleMinus, Clock, ExternalLink, Loader2, Replace, Send, ShieldAlert, XCircle, type LucideIcon } from 'lucide-react';
+import type { CertificateDto, CertificateEventDto, VerificationAttemptDto, VerificationLogDto } from '../../../../../shared/schemas/dto';
+import { explorerTxUrl, formatDateTime, shortHash } from '../lib/format';
 import { holderStatus, statusMeta, StatusBadge } from './status';
 
 /** What the steps and runs of a certificate are read against: its institution's name and its badge now. */
@@ -46,8 +46,8 @@ function signedNotConfirmed(log: VerificationLogDto, c: Holder | undefined): boo
 }
 
 export function VerificationLogList({ logs, certificate }: { logs: VerificationLogDto[]; certificate?: Holder }) {
-  if (!logs.length) return <p className="text-sm text-muted-foreground">No verification steps have run yet.</p>;
   const institution = certificate?.institution_name;
+  if (!logs.length) return <p className="text-sm text-muted-foreground">No verification steps have run yet.</p>;
   return (
     <ol className="space-y-3" aria-label="Verification steps">
       {logs.map((log) => {
@@ -81,39 +81,93 @@ export function VerificationLogList({ logs, certificate }: { logs: VerificationL
 }
 
 /**
- * What a run concluded, as the badge beside it says it. A verified run says what it verified as a
- * verifier reads it: the latest, as the certificate's badge reads now (holderStatus); an earlier one, by
- * the tier its institution step recorded — never "Verified" for what the platform alone checked.
+ * What a run itself concluded, as the badge beside it says it: a run is the platform's check, so a run
+ * whose institution step found no institution's signature is "Checked by Attesta", never the
+ * institution's word (a confirmation is an entry of its own). A run that found the record signed with an
+ * institution's key reads as the certificate's badge reads now (holderStatus): "Verified" only where that
+ * institution's domain is proven.
  */
-function attemptBadge(a: VerificationAttemptDto, latest: boolean, c: Holder | undefined): { status: string; label: string } {
+function attemptBadge(a: VerificationAttemptDto, c: Holder | undefined): { status: string; label: string } {
   if (a.state === 'queued') return { status: 'pending', label: 'Queued' };
   if (a.state === 'running') return { status: 'pending', label: 'In progress' };
   if (a.state === 'failed') return { status: 'rejected', label: 'Could not complete' };
   switch (a.outcome) {
     case 'verified': {
-      const status =
-        latest && c?.verification_status === 'verified'
-          ? holderStatus(c)
-          : a.logs.some((l) => l.verification_step === 'issuer_verification' && l.details?.tier === 'platform_verified')
-            ? 'platform_checked'
-            : 'verified';
+      const signed = a.logs.some((l) => l.verification_step === 'issuer_verification' && l.status === 'success' && l.details?.tier && l.details.tier !== 'platform_verified');
+      if (!signed || c?.verification_status !== 'verified') return { status: 'platform_checked', label: 'Checked by Attesta' };
+      const status = holderStatus(c);
       return { status, label: statusMeta(status).label };
     }
     case 'rejected':
       return { status: 'rejected', label: 'Rejected' };
     case 'awaiting_confirmation':
       return { status: 'pending', label: 'Awaiting confirmation' };
-    case 'revoked':
-      return { status: 'revoked', label: 'Revoked' };
-    case 'superseded':
-      return { status: 'superseded', label: 'Superseded' };
     default:
-      return { status: 'pending', label: 'Finished' };
+      return { status: 'pending', label: 'Finished without a verdict' };
   }
 }
 
+/** Who acted, by name: the institution's, the operator, the holder ("you"), or the key's address. */
+function actorName(e: CertificateEventDto): string {
+  if (e.actor.name) return e.actor.name;
+  if (e.actor.role === 'operator' || e.actor.role === 'platform') return 'the operator';
+  if (e.actor.role === 'holder') return 'you';
+  return e.actor.wallet ? shortHash(e.actor.wallet, 6, 4) : 'an unknown key';
+}
+
+/** The title, mark and tone of an entry of the history that is no verification run. */
+function eventLook(e: CertificateEventDto): { title: string; Icon: LucideIcon; tone: string; toneName: string } {
+  const who = actorName(e);
+  switch (e.kind) {
+    case 'issued':
+      return { title: `Issued by ${who}`, Icon: BadgeCheck, tone: 'text-emerald-600', toneName: 'pass' };
+    case 'confirmed':
+      return e.claims_confirmed
+        ? { title: `Confirmed by ${who}`, Icon: BadgeCheck, tone: 'text-emerald-600', toneName: 'pass' }
+        : { title: `File confirmed by ${who}, details not confirmed`, Icon: ShieldAlert, tone: 'text-amber-600', toneName: 'warn' };
+    case 'confirmation_requested':
+      return { title: 'Confirmation requested', Icon: Send, tone: 'text-muted-foreground', toneName: 'neutral' };
+    case 'request_withdrawn':
+      return { title: 'Request withdrawn', Icon: CircleMinus, tone: 'text-muted-foreground', toneName: 'neutral' };
+    case 'declined':
+      return { title: `Declined by ${who}`, Icon: XCircle, tone: 'text-red-600', toneName: 'fail' };
+    case 'revoked':
+      return { title: `Revoked by ${who}`, Icon: Ban, tone: 'text-red-600', toneName: 'fail' };
+    case 'superseded':
+      return { title: 'Superseded', Icon: Replace, tone: 'text-slate-600', toneName: 'fail' };
+  }
+}
+
+/** An institution's, the operator's or the holder's action: who, what, when and its transaction. */
+function HistoryEvent({ event: e, rpcUrl }: { event: CertificateEventDto; rpcUrl?: string | null }) {
+  const { title, Icon, tone, toneName } = eventLook(e);
+  return (
+    <li className="rounded-lg border p-3" data-testid="history-event" data-kind={e.kind} data-source={e.source} data-tone={toneName} data-claims-confirmed={e.claims_confirmed ?? ''}>
+      <div className="flex gap-3">
+        <Icon className={`mt-0.5 size-4 shrink-0 ${tone}`} aria-hidden="true" />
+        <div className="min-w-0 space-y-1">
+          <p className="flex flex-wrap items-baseline gap-x-2 text-sm font-semibold">
+            {title} <span className="text-xs font-normal text-muted-foreground">{formatDateTime(e.at)}</span>
+          </p>
+          <p className="break-words text-sm text-muted-foreground">{e.message}</p>
+          {e.signature && (
+            <p className="text-xs text-muted-foreground">
+              Transaction{' '}
+              <a href={explorerTxUrl(e.signature, rpcUrl)} target="_blank" rel="noreferrer" className="font-mono text-primary underline-offset-4 hover:underline" data-testid="history-signature">
+                {shortHash(e.signature)} <ExternalLink className="inline size-3" aria-hidden="true" />
+                <span className="sr-only">(opens in a new tab)</span>
+              </a>
+            </p>
+          )}
+          {e.source === 'chain' && <p className="text-xs text-muted-foreground">Sent outside Attesta, followed from the chain.</p>}
+        </div>
+      </div>
+    </li>
+  );
+}
+
 function Attempt({ attempt, latest, certificate }: { attempt: VerificationAttemptDto; latest: boolean; certificate?: Holder }) {
-  const badge = attemptBadge(attempt, latest, certificate);
+  const badge = attemptBadge(attempt, certificate);
   const active = attempt.state === 'queued' || attempt.state === 'running';
   const header = (
     <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -151,15 +205,34 @@ function Attempt({ attempt, latest, certificate }: { attempt: VerificationAttemp
   );
 }
 
-/** Every verification run of a certificate, newest first, each with its own steps. */
-export function VerificationAttempts({ attempts, certificate }: { attempts: VerificationAttemptDto[]; certificate?: Holder }) {
-  if (!attempts.length) return <p className="text-sm text-muted-foreground">No verification steps have run yet.</p>;
-  const newestFirst = [...attempts].reverse();
+/** Entries that change what the certificate is, in someone else's word than the platform's run (not a request, its withdrawal or a decline). */
+const VERDICT_KINDS = new Set<CertificateEventDto['kind']>(['issued', 'confirmed', 'revoked', 'superseded']);
+
+type Entry = { at: string; attempt: VerificationAttemptDto; event?: undefined } | { at: string; event: CertificateEventDto; attempt?: undefined };
+
+/**
+ * The certificate's history, newest first: every verification run of the platform with its own steps
+ * and the outcome it reached itself, and, as entries of their own, what institutions, the operator and
+ * the holder did (an issue, a request, a confirmation, a decline, a revocation). The newest entry is
+ * open; earlier runs stay one click away.
+ */
+export function VerificationAttempts({ attempts, events = [], certificate, rpcUrl }: { attempts: VerificationAttemptDto[]; events?: CertificateEventDto[]; certificate?: Holder; rpcUrl?: string | null }) {
+  if (!attempts.length && !events.length) return <p className="text-sm text-muted-foreground">Nothing has happened to this certificate yet.</p>;
+  // An entry and a run of the same moment: the entry first (a withdrawal, then the run the new details start).
+  const entries: Entry[] = [...events.map((e) => ({ at: e.at, event: e })), ...attempts.map((a) => ({ at: a.started_at, attempt: a }))];
+  const newestFirst = entries.map((x, i) => ({ x, i })).sort((a, b) => a.x.at.localeCompare(b.x.at) || a.i - b.i).map(({ x }) => x).reverse();
+  // The latest run is open unless someone's word came after it (an issue, a confirmation, a revocation, a supersede).
+  const latestRun = newestFirst.findIndex((x) => x.attempt);
+  const overtaken = newestFirst.slice(0, Math.max(0, latestRun)).some((x) => x.event && VERDICT_KINDS.has(x.event.kind));
   return (
-    <ol className="space-y-3" aria-label="Verification attempts">
-      {newestFirst.map((a, i) => (
-        <Attempt key={a.job_id} attempt={a} latest={i === 0} certificate={certificate} />
-      ))}
+    <ol className="space-y-3" aria-label="Certificate history">
+      {newestFirst.map((x, i) =>
+        x.attempt ? (
+          <Attempt key={x.attempt.job_id} attempt={x.attempt} latest={i === latestRun && (!overtaken || x.attempt.state === 'queued' || x.attempt.state === 'running')} certificate={certificate} />
+        ) : (
+          <HistoryEvent key={x.event.id} event={x.event} rpcUrl={rpcUrl} />
+        ),
+      )}
     </ol>
   );
 }

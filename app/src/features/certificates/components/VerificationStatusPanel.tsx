@@ -4,7 +4,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, Pencil, RefreshCw } from 'lucide-react';
-import type { CertificateDto, VerificationAttemptDto } from '../../../../../shared/schemas/dto';
+import type { CertificateDto, CertificateEventDto, VerificationAttemptDto } from '../../../../../shared/schemas/dto';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { toast } from '../../../lib/toast';
@@ -22,13 +22,18 @@ const EditClaimsDialog = lazy(() => import('./EditClaimsDialog'));
 export function VerificationStatusPanel({
   certificate: c,
   attempts,
+  events = [],
   attemptsLoaded,
   running,
   onRunStarted,
+  rpcUrl,
 }: {
   certificate: CertificateDto;
   /** Oldest first. */
   attempts: VerificationAttemptDto[];
+  /** What institutions, the operator and the holder did, oldest first: entries of the history of their own. */
+  events?: CertificateEventDto[];
+  rpcUrl?: string | null;
   attemptsLoaded: boolean;
   /** A run is queued or running. */
   running: boolean;
@@ -132,7 +137,7 @@ export function VerificationStatusPanel({
             )}
           </div>
         )}
-        <VerificationAttempts attempts={attempts} certificate={c} />
+        <VerificationAttempts attempts={attempts} events={events} certificate={c} rpcUrl={rpcUrl} />
         {canVerify && (
           <Button variant="outline" className="w-full" disabled={verifying || (running && status === 'rejected')} onClick={() => void onVerify(status === 'rejected')}>
             {verifying || running ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <RefreshCw className="size-4" aria-hidden="true" />}

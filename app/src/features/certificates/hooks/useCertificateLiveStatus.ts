@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
-import type { CertificateDto, VerificationAttemptDto } from '../../../../../shared/schemas/dto';
+import type { CertificateDto, CertificateEventDto, VerificationAttemptDto } from '../../../../../shared/schemas/dto';
 import { STATUS_POLL_INTERVAL_MS } from '../../../../../shared/constants';
 import { toast } from '../../../lib/toast';
 import { trpc } from '../../../lib/trpc';
@@ -33,12 +33,6 @@ function announceRun(run: VerificationAttemptDto, certificate: CertificateDto) {
     case 'awaiting_confirmation':
       toast.message('Awaiting Confirmation', { description: 'The content could not be read automatically: the certificate stays pending until its institution confirms it.' });
       break;
-    case 'revoked':
-      toast.error('Certificate Revoked', { description: 'This certificate has been revoked on chain.' });
-      break;
-    case 'superseded':
-      toast.error('Certificate Superseded', { description: 'The institution issued this file to another wallet.' });
-      break;
     default:
       break;
   }
@@ -65,6 +59,9 @@ export function useCertificateLiveStatus(id: string) {
     refetchInterval: certificate?.verification_status === 'pending' || running.current ? STATUS_POLL_INTERVAL_MS : false,
   });
   const attempts = (attemptsQuery.data ?? []) as VerificationAttemptDto[];
+  // What institutions, the operator and the holder did: entries of the history beside the runs.
+  const eventsQuery = useQuery({ ...trpc.certificate.events.queryOptions({ id }), enabled: !!certificate });
+  const events = (eventsQuery.data ?? []) as CertificateEventDto[];
   const latest = attempts.at(-1);
   running.current = !!latest && (latest.state === 'queued' || latest.state === 'running');
 
@@ -73,6 +70,7 @@ export function useCertificateLiveStatus(id: string) {
       queryClient.invalidateQueries({ queryKey: byIdOptions.queryKey }),
       queryClient.invalidateQueries(trpc.certificate.logs.pathFilter()),
       queryClient.invalidateQueries(trpc.certificate.attempts.pathFilter()),
+      queryClient.invalidateQueries(trpc.certificate.events.pathFilter()),
       queryClient.invalidateQueries(trpc.certificate.list.pathFilter()),
       queryClient.invalidateQueries(trpc.certificate.stats.pathFilter()),
       // A confirmation request's state (open, declined with the reason, confirmed): ConfirmationRequestPanel.
@@ -142,6 +140,7 @@ export function useCertificateLiveStatus(id: string) {
     query,
     certificate,
     attempts,
+    events,
     /** The runs have been read at least once. */
     attemptsLoaded: !!attemptsQuery.data,
     /** A run is queued or running. */

@@ -16,17 +16,18 @@ import { errorMessage, signPrepared, useRefreshInstitution } from '../api';
 import { FieldError } from './FieldError';
 import type { IssuerView } from './IssuerProof';
 
-const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
-
-/** The institution the certificate names (the holder's claim), flagged when it is not this one's name. */
-function ClaimedInstitution({ claimed, own }: { claimed: string | undefined; own: string }) {
-  if (!claimed) return <p className="text-muted-foreground">Claimed institution: none</p>;
-  const other = !sameName(claimed, own);
+/**
+ * The institution the certificate names (the holder's claim when asking), flagged when the server finds
+ * it is not this institution or the details changed since: the server refuses to confirm either.
+ */
+function ClaimedInstitution({ request: r }: { request: { claimed_institution: string; names_your_institution: boolean; details_changed: boolean } }) {
+  const other = !r.names_your_institution;
   return (
-    <p data-testid="request-institution" data-other={other || undefined}>
+    <p data-testid="request-institution" data-other={other || undefined} data-names-yours={r.names_your_institution} data-details-changed={r.details_changed}>
       <span className="text-muted-foreground">Claimed institution: </span>
-      <span className="font-medium">{claimed}</span>
-      {other && <span className="font-medium text-amber-800 dark:text-amber-300"> (not your institution’s name: check before confirming)</span>}
+      <span className="font-medium">{r.claimed_institution || 'none'}</span>
+      {other && <span className="font-medium text-destructive"> (not your institution: decline it)</span>}
+      {r.details_changed && <span className="font-medium text-destructive"> (the holder changed the details since asking: decline it)</span>}
     </p>
   );
 }
@@ -93,7 +94,8 @@ export function RequestsCard({ me }: { me: IssuerView }) {
                 <div className="flex flex-wrap items-start justify-between gap-2">
                   <div className="min-w-0 text-sm">
                     <p className="font-medium">{r.claims.title ?? 'Certificate'}</p>
-                    <ClaimedInstitution claimed={r.claims.institution_name} own={me.name} />
+                    {/* What the holder claimed when asking (the server refuses a confirmation of anything else). */}
+                    <ClaimedInstitution request={r} />
                     <p className="text-muted-foreground">
                       {r.claims.program_name} · issued {formatDate(r.claims.issue_date)} · {r.holder_name || 'Unnamed holder'} <span className="font-mono text-xs">({r.holder_wallet.slice(0, 6)}...{r.holder_wallet.slice(-4)})</span>
                     </p>
