@@ -25,6 +25,10 @@ function outcomeOf(logs: VerificationAttemptDto['logs']): Outcome {
   if (logs.some((l) => l.status === 'failed')) return 'rejected';
   if (logs.some((l) => l.verification_step === 'document_checks' && l.status === 'pending')) return 'awaiting_confirmation';
   if (logs.some((l) => l.verification_step === 'chain_record')) return 'verified';
+  // Every check passed and the institution step itself found the record signed with an institution's
+  // key (an issued certificate checked again, the demo's cert-1): the run verified what it found, with no
+  // verdict of its own to record.
+  if (logs.some((l) => l.verification_step === 'issuer_verification' && l.status === 'success' && l.details?.tier && l.details.tier !== 'platform_verified')) return 'verified';
   return null;
 }
 

@@ -193,16 +193,16 @@ export function judgeRecord(p: {
   const claimsUnchecked = p.verified && !p.claimsChecked;
   const institution = p.confirmer?.name ?? 'The institution';
   // An institution's key speaks for that institution only: a confirmation by another one than the
-  // certificate names (sent on chain, outside the product's flow, which writes the confirmer's name into
-  // the claims) is not the named institution's word.
+  // certificate names (sent on chain, outside the product's flow, which refuses it) is not the named
+  // institution's word — said before anything else about its claims.
   const otherInstitution =
     p.verified && p.tier === 'issuer_confirmed' && !!p.confirmer?.name && !!p.claimedInstitution && !sameInstitution(p.confirmer.name, p.claimedInstitution);
   const note = confirmerNotApproved
     ? `${institution}'s registration is ${p.confirmer?.status === 'suspended' ? 'suspended' : 'not approved'}.`
-    : claimsUnchecked && p.tier === 'issuer_confirmed'
-      ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
-      : otherInstitution
-        ? `${institution} confirmed this file on chain with its own key, but the certificate names ${p.claimedInstitution}, which has not confirmed it: a confirmation by ${institution} is not ${p.claimedInstitution}'s word.`
+    : otherInstitution
+      ? `${institution} confirmed this file on chain with its own key, but the certificate names ${p.claimedInstitution}, which has not confirmed it: a confirmation by ${institution} is not ${p.claimedInstitution}'s word.`
+      : claimsUnchecked && p.tier === 'issuer_confirmed'
+        ? `${institution} confirmed this file on chain; the title and program shown were entered by the holder and were not confirmed.`
         : p.verified && p.confirmer && !p.confirmer.domain_proven
           ? `${institution}'s own key signed the record, but its domain${p.confirmer.domain ? ` ${p.confirmer.domain}` : ''} is not proven at present.`
           : p.verified && !claimsUnchecked && p.tier === 'platform_verified'
