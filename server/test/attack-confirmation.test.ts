@@ -185,7 +185,7 @@ describe('attack: another institution confirms in the named one’s place (a1, x
     const v = await publicVerdict(cert.id);
     // Never "Authentic: confirmed by Southfield College · Southfield College" for a file that says Northfield University.
     expect(v).toMatchObject({ valid: false, issuer: { name: 'Southfield College' }, certificate: { institution_name: 'Northfield University' } });
-    expect(v.note).toMatch(/^Southfield College confirmed this file on chain; .* were not confirmed\.$/);
+    expect(v.note).toBe("Southfield College confirmed this file on chain with its own key, but the certificate names Northfield University, which has not confirmed it: a confirmation by Southfield College is not Northfield University's word.");
     expect((await holder.client.certificate.events.query({ id: cert.id })).find((e) => e.kind === 'confirmed')).toMatchObject({ claims_confirmed: false, actor: { name: 'Southfield College' } });
   });
 });
