@@ -8,6 +8,11 @@ export default defineConfig({
     exclude: ['node_modules/**', 'dist/**', 'data/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll's default (1 s) assumes an idle machine: with two files at a time on two cores, a
+    // browser's click → clipboard or a page's re-render can take longer, and a right answer came too late
+    // (institutions' copy buttons failed a CI run). A poll that passes returns at once; only a failing
+    // one waits the whole timeout.
+    expect: { poll: { timeout: 10_000 } },
     env: { RUST_LOG: 'error' },
     // Bankrun and LiteSVM are native and memory hungry; forks isolate them per file.
     pool: 'forks',

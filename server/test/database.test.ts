@@ -4,6 +4,7 @@ import { loadConfig } from '../src/config';
 import { sql } from 'kysely';
 import { dialectOf, isUniqueViolation, openDatabase, type Db } from '../src/db';
 import { PG_STATEMENTS_PER_CONNECTION } from '../src/db/postgres';
+import { QUERY_OUTSIDE_TRANSACTION, detachedFromTransaction } from '../src/db/sqlite-guard';
 import { VerificationQueue } from '../src/services/verification/queue';
 import { newId } from '../src/lib/ids';
 import { testConfig, tmpDataDir } from './helpers';
@@ -204,5 +205,39 @@ describe('DATABASE_URL', () => {
     const e = await openDatabase({ kind: 'postgres', url: 'postgres://attesta:s3cret@127.0.0.1:1/attesta' }).then(() => null, (x: Error) => x);
     expect(e?.message).toMatch(/^Could not open the PostgreSQL database at postgres:\/\/attesta:\*\*\*@127\.0\.0\.1:1\/attesta: /);
     expect(e?.message).not.toContain('s3cret');
+  });
+});
+
+describe.runIf(testDbKind() === 'sqlite')('SQLite: one connection, held by an open transaction', () => {
+  const chainMeta = (key: string) => db.selectFrom('chain_meta').select('value').where('key', '=', key).executeTakeFirst();
+
+  it('a query through the database handle inside a transaction fails at once, saying what to fix, instead of freezing the server', async () => {
+    const inside = db.transaction().execute(async (trx) => {
+      await trx.insertInto('chain_meta').values({ key: 'guard-a', value: '1' }).execute();
+      await chainMeta('guard-a'); // the mistake: db, not trx — before the guard this waited forever
+    });
+    await expect(inside).rejects.toThrow(QUERY_OUTSIDE_TRANSACTION);
+    expect(await chainMeta('guard-a')).toBeUndefined(); // rolled back, nothing half-written
+    // The connection is free again: the server goes on.
+    await db.insertInto('chain_meta').values({ key: 'guard-b', value: '2' }).execute();
+    expect(await chainMeta('guard-b')).toEqual({ value: '2' });
+  });
+
+  it('work the transaction starts and does not await waits its turn when detached, and runs after the commit', async () => {
+    let later: Promise<unknown> = Promise.resolve();
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('chain_meta').values({ key: 'guard-c', value: '3' }).execute();
+      later = detachedFromTransaction(() => db.updateTable('chain_meta').set({ value: '4' }).where('key', '=', 'guard-c').execute());
+    });
+    await later;
+    expect(await chainMeta('guard-c')).toEqual({ value: '4' });
+  });
+
+  it('after the transaction ends, work it left running is outside it (a timer it set queries freely)', async () => {
+    let timer: Promise<unknown> = Promise.resolve();
+    await db.transaction().execute(async () => {
+      timer = new Promise((resolve, reject) => setTimeout(() => chainMeta('guard-b').then(resolve, reject), 20));
+    });
+    await expect(timer).resolves.toEqual({ value: '2' });
   });
 });

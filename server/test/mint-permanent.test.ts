@@ -139,7 +139,7 @@ describe('permanent copies served read-only at /permanent/:id', () => {
     expect(attrs(expiring).Expires).toBe('2027-06-30');
 
     const confirmedSvg = badgeSvg({ institution: 'Northfield University', tier: 'issuer_confirmed', domain: 'northfield.test', verifyHost: 'attesta.example' });
-    for (const t of ['CONFIRMED BY', '>Northfield<', '>University<', 'northfield.test · domain proven', 'Issuer confirmed']) expect(confirmedSvg).toContain(t);
+    for (const t of ['CONFIRMED BY', '>Northfield<', '>University<', 'northfield.test · domain proven', 'Issuer confirmed', 'Status at minting · check now at attesta.example']) expect(confirmedSvg).toContain(t);
     const signedSvg = badgeSvg({ institution: 'Attesta Demo University', tier: 'issuer_signed', domain: 'demo.attesta.example', verifyHost: 'attesta.example' });
     for (const t of ['SIGNED WITH THE KEY OF', 'demo.attesta.example · domain not proven', 'Signed, domain not proven']) expect(signedSvg).toContain(t);
     for (const t of ['CONFIRMED BY', 'Issuer confirmed']) expect(signedSvg).not.toContain(t);

@@ -138,7 +138,7 @@ describe('OpenAPI document', () => {
     expect(byPath['POST /api/v1/certificates'].body.find((f) => f.name === 'file')).toMatchObject({ type: 'file', optional: false });
     expect(byPath['GET /api/v1/certificates/{id}'].response.find((f) => f.name === 'nft_mint_address')).toMatchObject({ optional: true });
     expect(byPath['GET /api/v1/verify/status/{certificateId}'].category).toBe('Verification');
-    expect(byPath['POST /api/v1/verify/{certificateId}'].response.map((f) => f.name)).toEqual(['status', 'details', 'verification_logs']);
+    expect(byPath['POST /api/v1/verify/{certificateId}'].response.map((f) => f.name)).toEqual(['status', 'valid', 'tier', 'note', 'details', 'verification_logs']);
     expect(byPath['POST /api/v1/mint/{certificateId}'].category).toBe('NFT Minting');
     // The institutions' endpoints are their own group, not "Certificates".
     const institutions = eps.filter((e) => e.path.startsWith('/api/v1/issuer/'));
@@ -489,7 +489,7 @@ describe('certificates, verification and minting', () => {
     expect(await both(lasting)).toMatchObject({ verification_status: 'verified', valid: false, tier: 'issuer_confirmed', note: `${claims.institution_name}'s registration is suspended.` });
 
     // Documented: the fields and what they mean.
-    for (const [path, status] of [['/api/v1/certificates/{id}', 'GET'], ['/api/v1/verify/status/{certificateId}', 'GET']] as const) {
+    for (const [path, status] of [['/api/v1/certificates/{id}', 'GET'], ['/api/v1/verify/status/{certificateId}', 'GET'], ['/api/v1/verify/{certificateId}', 'POST']] as const) {
       const props = api.doc.paths[path][status.toLowerCase()].responses['200'].content['application/json'].schema.properties;
       expect(props.valid.description).toMatch(/What a verifier reads now/);
       expect(Object.keys(props)).toEqual(expect.arrayContaining(['valid', 'tier', 'note']));
@@ -500,11 +500,16 @@ describe('certificates, verification and minting', () => {
     const verified = await api.check(await req(`/api/v1/verify/${verifiedId}`, { method: 'POST', token: aliceKey }), '/api/v1/verify/{certificateId}', 'POST', 200);
     expect(verified.status).toBe('verified');
     expect(verified.details).toMatchObject({ tier: expect.any(String) });
+    // It says what a verifier reads now, as the status endpoint does (not only the recorded status).
+    const status = await api.check(await req(`/api/v1/verify/status/${verifiedId}`, { token: aliceKey }), '/api/v1/verify/status/{certificateId}', 'GET', 200);
+    expect({ valid: verified.valid, tier: verified.tier, note: verified.note }).toEqual({ valid: status.valid, tier: status.tier, note: status.note });
+    expect(typeof verified.valid).toBe('boolean');
 
     const r = await addCertificate(aliceKey, ['Lorem ipsum dolor', 'sit amet']);
     await waitStatus(aliceKey, r.id, 'rejected');
     const retry = await api.check(await req(`/api/v1/verify/${r.id}`, { method: 'POST', token: aliceKey }), '/api/v1/verify/{certificateId}', 'POST', 200);
     expect(['pending', 'rejected']).toContain(retry.status);
+    expect(retry).toMatchObject({ valid: false, tier: 'none' });
     expect(Array.isArray(retry.verification_logs)).toBe(true);
     await waitStatus(aliceKey, r.id, 'rejected');
 

@@ -151,7 +151,8 @@ export const restVerificationLog = z.object({
   created_at: z.string(),
 });
 export const restVerifyResponse = z.object({
-  status: status,
+  status: status.describe('The recorded status; whether it is valid now: valid'),
+  ...publicStanding,
   details: z.object({}).catchall(z.unknown()).optional().describe('The verdict details (reason, tier, issuer) once decided'),
   verification_logs: z.array(restVerificationLog),
 });

@@ -340,7 +340,7 @@ export const ENDPOINTS: Endpoint[] = [
     tag: 'Verification',
     summary: 'Start or retry verification',
     description:
-      'Pending: (re)starts verification. Rejected: verifies again from the start. Verified: nothing to do. Verification runs in the background; poll /api/v1/verify/status/{certificateId}. Runs started again are paced per wallet (with Check Status, Try Again and corrected details in the web app): over the pace the answer is 429 with Retry-After and a message saying when you can start another. The log is the same as the status endpoint\'s.',
+      'Pending: (re)starts verification. Rejected: verifies again from the start. Verified: nothing to do. The answer says, as the status endpoint does, whether a verifier reads the certificate as valid now (valid, tier, note). Verification runs in the background; poll /api/v1/verify/status/{certificateId}. Runs started again are paced per wallet (with Check Status, Try Again and corrected details in the web app): over the pace the answer is 429 with Retry-After and a message saying when you can start another. The log is the same as the status endpoint\'s.',
     auth: true,
     params: restCertificateIdParams,
     responses: { 200: { description: 'Current status and log', schema: restVerifyResponse } },
@@ -351,7 +351,7 @@ export const ENDPOINTS: Endpoint[] = [
       if (before.verification_status === 'pending') await call(() => caller.certificate.startVerification({ id }));
       else if (before.verification_status === 'rejected') await call(() => caller.certificate.retryVerification({ id }));
       const [c, logs, events] = await Promise.all([call(() => caller.certificate.byId({ id })), call(() => caller.certificate.logs({ id })), call(() => caller.certificate.events({ id }))]);
-      return ok({ status: c.verification_status, ...(c.verification_details ? { details: c.verification_details } : {}), verification_logs: logsOut(logs, events) });
+      return ok({ status: c.verification_status, ...standingOut(c), ...(c.verification_details ? { details: c.verification_details } : {}), verification_logs: logsOut(logs, events) });
     },
   },
   {

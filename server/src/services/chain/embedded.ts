@@ -6,6 +6,7 @@ import { address, getTransactionDecoder, lamports as kitLamports } from './kit';
 import bs58 from 'bs58';
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { detachedFromTransaction } from '../../db/sqlite-guard';
 import { BaseChain } from './base';
 import { kyselyReader, sqliteReader, type RowMatch } from './embedded-account-reader';
 import { EmbeddedAccounts, WORKING_SET_ACCOUNTS, accountExists, sameState } from './embedded-accounts';
@@ -137,11 +138,8 @@ export class EmbeddedChain extends BaseChain {
     this.blockhashes.noteLatest(this.svm.latestBlockhash());
     // Kept across restarts: a transaction a wallet signed just before one (a mint) still lands after it.
     const value = this.blockhashes.serialize();
-    this.db
-      .insertInto('chain_meta')
-      .values({ key: 'recent_blockhashes', value })
-      .onConflict((c) => c.column('key').doUpdateSet({ value }))
-      .execute()
+    // Not awaited, and a caller's transaction may be what ticked the chain: this write waits its turn.
+    detachedFromTransaction(() => this.db.insertInto('chain_meta').values({ key: 'recent_blockhashes', value }).onConflict((c) => c.column('key').doUpdateSet({ value })).execute())
       .catch((e) => console.warn('embedded chain: could not save recent blockhashes', e));
   }
 

@@ -307,7 +307,9 @@ export const confirmFlow: ActionFlow = {
       // The confirmation landed on chain, but it does not cover the details the certificate shows now:
       // the row follows the chain (the file is confirmed; the details are not), as for a confirmation
       // sent outside Attesta; claims_confirmed stays 0.
-      const change = await chainChange(svc, before, await svc.chain.readCertificate(fromHex(before.sha256)));
+      // Inside the transaction every read goes through it: SQLite has one connection, and a read through
+      // svc.db would wait for it forever (the server froze whenever a confirmation landed this way).
+      const change = await chainChange({ chain: svc.chain, db: trx }, before, await svc.chain.readCertificate(fromHex(before.sha256)));
       if (change) await updateCertificate(trx, p.certificate_id, { ...rowUpdateOf(change, at), verify_signature: signature });
       await appendEvent(trx, {
         certificate_id: p.certificate_id,

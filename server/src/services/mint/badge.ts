@@ -135,6 +135,12 @@ function institutionLayout(institution: string, width: number) {
   throw new Error('unreachable');
 }
 
+/**
+ * The picture is permanent and says what held when it was minted: a later revocation, suspension or
+ * expiry cannot change it, so it says so and where to check now (the metadata carries the dates).
+ */
+export const BADGE_FOOTER = 'Status at minting · check now at';
+
 /** The badge as SVG markup (what is rendered; tests read its text). */
 export function badgeSvg({ institution, tier, domain, verifyHost }: BadgeInput): string {
   const S = BADGE_SIZE;
@@ -165,7 +171,7 @@ export function badgeSvg({ institution, tier, domain, verifyHost }: BadgeInput):
     ${instLines}${domainLine ? `\n    <text x="${S / 2}" y="786" font-size="28" fill="${COLORS.muted}">${xmlText(domainLine)}</text>` : ''}
     <rect x="${(S - pillWidth) / 2}" y="808" width="${pillWidth}" height="72" rx="36" fill="${accent}" fill-opacity="0.18" stroke="${accent}" stroke-width="3"/>
     <text x="${S / 2}" y="858" font-size="40" font-weight="bold" fill="${accent}">${xmlText(label)}</text>
-    <text x="${S / 2}" y="930" font-size="26" fill="${COLORS.muted}">Soulbound on Solana · ${xmlText(host)}</text>
+    <text x="${S / 2}" y="930" font-size="26" fill="${COLORS.muted}">${BADGE_FOOTER} ${xmlText(host)}</text>
   </g>
 </svg>`;
 }
