@@ -94,6 +94,7 @@ const MATRIX: [row: string, expected: Cells][] = [
   ['trpc certificate.issuersFor (verified)',               { anonymous: 401, holder: 200, otherHolder: 404, issuer: 404, operator: 404 }],
   ['trpc operator.issuers',                                { anonymous: 401, holder: 403, otherHolder: 403, issuer: 403, operator: 200 }],
   ['trpc operator.setStatus (approve a proven institution)', { anonymous: 401, holder: 403, otherHolder: 403, issuer: 403, operator: 200 }],
+  ['trpc operator.revokePreview (verified)',               { anonymous: 401, holder: 403, otherHolder: 403, issuer: 403, operator: 200 }],
   ['trpc operator.revoke (verified, for fraud)',           { anonymous: 401, holder: 403, otherHolder: 403, issuer: 403, operator: 200 }],
   ['trpc operator.audit',                                  { anonymous: 401, holder: 403, otherHolder: 403, issuer: 403, operator: 200 }],
 
@@ -595,6 +596,11 @@ const SPECS: Record<string, Spec> = {
     writes: true,
     call: (w, a) => trpc(a, 'mutation', 'operator.setStatus', { authority: w.pendingInstitution, status: 'approved' }),
     check: (_w, _a, r) => expect(data(r).status).toBe('approved'),
+  },
+  'trpc operator.revokePreview (verified)': {
+    public: true, // the operator sees what it is about to revoke: the claims and the holder's wallet
+    call: (w, a) => trpc(a, 'query', 'operator.revokePreview', { id: w.fraud.id }),
+    check: (w, _a, r) => expect(data(r)).toMatchObject({ id: w.fraud.id, title: 'Matrix Fraud Certificate', verification_status: 'verified' }),
   },
   'trpc operator.revoke (verified, for fraud)': {
     public: true, // the operator names the certificate it revoked

@@ -63,6 +63,7 @@ export const issuersForInput = z.object({ id: certificateId });
 export const ISSUER_STATUS_FILTER = ['all', 'pending', 'approved', 'suspended'] as const;
 export const operatorIssuersInput = z.object({ status: z.enum(ISSUER_STATUS_FILTER).optional() }).optional();
 export const setIssuerStatusInput = z.object({ authority: solanaAddress, status: z.enum(['approved', 'suspended'], { error: 'The status is approved or suspended' }) });
+export const operatorRevokePreviewInput = z.object({ id: certificateId });
 export const operatorRevokeInput = z.object({
   id: certificateId,
   note: z.string({ error: 'A note is required: say what the fraud is' }).trim().min(1, { error: 'A note is required: say what the fraud is' }).max(1000, { error: 'The note is at most 1000 characters' }),

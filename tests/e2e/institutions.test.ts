@@ -478,10 +478,27 @@ describeE2E(
 
       const p = operator;
       await p.goto('/operator');
-      // Its public link, pasted whole, names it (as /verification takes it).
-      await p.getByLabel('Certificate ID').fill(new URL(href!, e2e.server.url).href);
+      // A mistyped ID is refused on its field: no dialog, nothing revoked.
+      await p.getByLabel('Certificate ID').fill(`${id}x`);
       await p.getByLabel('Note (required)').fill(FRAUD_NOTE);
       await p.getByRole('button', { name: 'Revoke for fraud' }).click();
+      await visible(p.getByText('Certificate not found'));
+      expect(await p.getByTestId('fraud-confirm').count()).toBe(0);
+      // Its public link, pasted whole, names it (as /verification takes it); what it names is shown first.
+      await p.getByLabel('Certificate ID').fill(new URL(href!, e2e.server.url).href);
+      await p.getByRole('button', { name: 'Revoke for fraud' }).click();
+      const confirm = p.getByTestId('fraud-confirm');
+      await visible(confirm.getByRole('heading', { name: `Revoke “${ownClaims.title}” for fraud?` }));
+      expect(await words(confirm)).toContain(`${id} · ${ownClaims.institution_name} · ${ownClaims.program_name}`);
+      expect(await confirm.getByTestId('fraud-confirm-status').textContent()).toBe('verified');
+      await screenshot(p, 'inst-11b-operator-fraud-confirm');
+      // Cancel revokes nothing.
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await gone(confirm);
+      await h.reload();
+      await expect.poll(() => h.locator('main [data-testid=status-badge]').first().getAttribute('data-status')).toBe('verified');
+      await p.getByRole('button', { name: 'Revoke for fraud' }).click();
+      await p.getByTestId('fraud-confirm').getByRole('button', { name: 'Revoke permanently' }).click();
       await toast(p, 'Certificate Revoked');
       // The audit log says what, why, the note, and links the transaction.
       const entry = p.getByTestId('audit-row').filter({ hasText: 'operator.revoke' }).first();

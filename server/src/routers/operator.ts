@@ -1,5 +1,5 @@
-import { auditInput, operatorIssuersInput, operatorRevokeInput, setIssuerStatusInput } from '../../../shared/schemas/institutions';
-import { operatorRevoke } from '../services/issuers/revoke';
+import { auditInput, operatorIssuersInput, operatorRevokeInput, operatorRevokePreviewInput, setIssuerStatusInput } from '../../../shared/schemas/institutions';
+import { operatorRevoke, operatorRevokePreview } from '../services/issuers/revoke';
 import { requireOperator } from '../services/issuers/roles';
 import { auditLog, listIssuers, setIssuerStatus } from '../services/operator';
 import { protectedProcedure, router } from '../trpc';
@@ -21,6 +21,8 @@ export const operatorRouter = router({
   issuers: operatorProcedure.input(operatorIssuersInput).query(({ ctx, input }) => listIssuers(ctx, input?.status ?? 'all')),
   /** Approve (needs a proven domain) or suspend an issuer: set_issuer_status. */
   setStatus: limited.input(setIssuerStatusInput).mutation(({ ctx, input }) => setIssuerStatus(ctx, ctx.session.user, input)),
+  /** The certificate a fraud revocation would revoke, shown to the operator before it confirms (or the refusal). */
+  revokePreview: operatorProcedure.input(operatorRevokePreviewInput).query(({ ctx, input }) => operatorRevokePreview(ctx, input.id)),
   /** Revokes any certificate for fraud (revoked_fraud), with a note. */
   revoke: limited.input(operatorRevokeInput).mutation(({ ctx, input }) => operatorRevoke(ctx, ctx.session.user, input)),
   /** The audit log, newest first, paged (`next` is the cursor of the following page). */

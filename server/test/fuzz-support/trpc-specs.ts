@@ -303,6 +303,7 @@ export function trpcSpecs(f: Fixture): Record<string, ProcSpec> {
     'operator.setStatus': { input: shaped({ authority: fc.oneof(base58(32, 44), base58(1, 31)), status: fc.constantFrom('approved', 'suspended', 'pending') }) },
     // Never a real certificate id: a fraud revocation of A's or B's certificate would end the fixtures.
     'operator.revoke': { input: shaped({ id: fc.oneof(nastyString, fc.constant('cert-1')), note: oddText(1100) }) },
+    'operator.revokePreview': { example: { input: { id: f.aCert.id } }, input: shaped({ id: certId }), accepted: async (i, d) => expect(d.id).toBe(String(i.id).trim()) },
     'operator.audit': {
       example: { input: { limit: 5 } },
       input: shaped({ limit: fc.integer({ min: -5, max: 150 }), before: fc.oneof(oddText(120), fc.constant('2099-01-01T00:00:00.000Z|z')) }),

@@ -91,13 +91,39 @@ export const revokeFlow: ActionFlow = {
 };
 
 /** The operator revokes any certificate for fraud (note required), signed by the server's operator key. */
-export async function operatorRevoke(svc: Pick<Services, 'db' | 'chain' | 'bus'>, user: UserRow, input: { id: string; note: string }) {
-  const cert = (await findCertificate(svc.db, input.id)) ?? fail('NOT_FOUND', NOT_FOUND);
+/** A certificate the operator may revoke for fraud (not revoked or superseded, its holder's record on chain), or the refusal saying why not. */
+async function revocableForFraud(svc: Pick<Services, 'db' | 'chain'>, id: string) {
+  const cert = (await findCertificate(svc.db, id)) ?? fail('NOT_FOUND', NOT_FOUND);
   refuseRevoked(cert);
   const hash = fromHex(cert.sha256);
   const record = await svc.chain.readCertificate(hash);
   if (!record || !record.holder.equals(new PublicKey(cert.holder_wallet))) fail('CONFLICT', 'This certificate has no record on chain for its holder; there is nothing to revoke.');
   if (record.status === CertificateStatus.Revoked) fail('CONFLICT', 'This certificate is already revoked.');
+  return { cert, hash };
+}
+
+/**
+ * What the operator is about to revoke, shown before it signs (a revocation cannot be undone, and a
+ * mistyped ID names someone else's certificate): the certificate's claims, holder and standing, or the
+ * refusal the revocation itself would give.
+ */
+export async function operatorRevokePreview(svc: Pick<Services, 'db' | 'chain'>, id: string) {
+  const { cert } = await revocableForFraud(svc, id);
+  return {
+    id: cert.id,
+    title: cert.title,
+    institution_name: cert.institution_name,
+    program_name: cert.program_name,
+    issue_date: cert.issue_date,
+    holder_wallet: cert.holder_wallet,
+    verification_status: cert.verification_status,
+    tier: cert.tier,
+    minted: cert.nft_mint_address !== null,
+  };
+}
+
+export async function operatorRevoke(svc: Pick<Services, 'db' | 'chain' | 'bus'>, user: UserRow, input: { id: string; note: string }) {
+  const { cert, hash } = await revocableForFraud(svc, input.id);
   let receipt: ChainReceipt | null = null;
   try {
     await svc.db.transaction().execute(async (trx) => {

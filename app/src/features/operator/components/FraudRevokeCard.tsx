@@ -1,17 +1,22 @@
 // Revoking any certificate for fraud (revoked_fraud, a note required), signed by the platform's
-// registry key. The certificate is named by its ID or by its public link, as /verification takes it.
+// registry key. The certificate is named by its ID or by its public link, as /verification takes it;
+// what it names is shown and confirmed first (a revocation cannot be undone, and a mistyped ID names
+// someone else's certificate).
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, ShieldAlert } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Textarea } from '../../../components/ui/textarea';
 import { toast } from '../../../lib/toast';
 import { trpc, trpcClient } from '../../../lib/trpc';
-import { certificateIdFrom } from '../../certificates/lib/format';
+import { certificateIdFrom, shortHash } from '../../certificates/lib/format';
 import { errorMessage } from '../lib';
+
+type Target = Awaited<ReturnType<typeof trpcClient.operator.revokePreview.query>>;
 
 export function FraudRevokeCard() {
   const queryClient = useQueryClient();
@@ -19,8 +24,13 @@ export function FraudRevokeCard() {
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<{ id?: string; note?: string }>({});
   const [busy, setBusy] = useState(false);
+  const [target, setTarget] = useState<Target | null>(null);
 
-  async function revoke(e: React.FormEvent) {
+  /** The field's error for a refusal of `certificateId` (saying which ID a pasted link named). */
+  const idError = (certificateId: string, err: unknown) => (certificateId === id.trim() ? errorMessage(err) : `${errorMessage(err)} (ID ${certificateId}, from the link)`);
+
+  // First step: check the form, then show what the ID names (or why it cannot be revoked).
+  async function review(e: React.FormEvent) {
     e.preventDefault();
     const certificateId = certificateIdFrom(id.trim());
     const next: typeof errors = {};
@@ -31,13 +41,27 @@ export function FraudRevokeCard() {
     if (next.id || next.note) return;
     setBusy(true);
     try {
-      await trpcClient.operator.revoke.mutate({ id: certificateId, note: note.trim() });
-      toast.success('Certificate Revoked', { description: `${certificateId} is revoked for fraud; every verify surface shows it.` });
+      setTarget(await trpcClient.operator.revokePreview.query({ id: certificateId }));
+    } catch (err) {
+      setErrors({ id: idError(certificateId, err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function revoke() {
+    if (!target) return;
+    setBusy(true);
+    try {
+      await trpcClient.operator.revoke.mutate({ id: target.id, note: note.trim() });
+      toast.success('Certificate Revoked', { description: `${target.id} is revoked for fraud; every verify surface shows it.` });
       setId('');
       setNote('');
+      setTarget(null);
     } catch (err) {
       toast.error('Revocation Failed', { description: errorMessage(err) });
-      setErrors({ id: certificateId === id.trim() ? errorMessage(err) : `${errorMessage(err)} (ID ${certificateId}, from the link)` });
+      setErrors({ id: idError(target.id, err) });
+      setTarget(null);
     } finally {
       setBusy(false);
       await queryClient.invalidateQueries(trpc.operator.audit.pathFilter());
@@ -53,7 +77,7 @@ export function FraudRevokeCard() {
         <CardDescription>Any certificate, signed by the platform’s registry key. The record stays, marked revoked for fraud, with your note.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={(e) => void revoke(e)} noValidate className="space-y-3">
+        <form onSubmit={(e) => void review(e)} noValidate className="space-y-3">
           <div className="space-y-2">
             <Label htmlFor="fraud-id">Certificate ID</Label>
             <Input id="fraud-id" value={id} onChange={(e) => (setId(e.target.value), setErrors((x) => ({ ...x, id: undefined })))} aria-invalid={!!errors.id || undefined} aria-describedby={errors.id ? 'fraud-id-error fraud-id-hint' : 'fraud-id-hint'} disabled={busy} />
@@ -79,6 +103,46 @@ export function FraudRevokeCard() {
             {busy ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <ShieldAlert className="size-4" aria-hidden="true" />} Revoke for fraud
           </Button>
         </form>
+        <Dialog
+          open={!!target}
+          onOpenChange={(open) => {
+            if (!open && !busy) setTarget(null);
+          }}
+        >
+          <DialogContent data-testid="fraud-confirm">
+            <DialogHeader>
+              <DialogTitle>Revoke “{target?.title}” for fraud?</DialogTitle>
+              <DialogDescription>
+                {target?.id} · {target?.institution_name} · {target?.program_name}
+              </DialogDescription>
+            </DialogHeader>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+              <dt className="text-muted-foreground">Holder</dt>
+              <dd className="font-mono text-xs leading-5" title={target?.holder_wallet}>
+                {target ? shortHash(target.holder_wallet, 6, 6) : ''}
+              </dd>
+              <dt className="text-muted-foreground">Status now</dt>
+              <dd className="capitalize" data-testid="fraud-confirm-status">
+                {target?.verification_status}
+                {target?.minted ? ', minted as an NFT' : ''}
+              </dd>
+            </dl>
+            <ul className="list-disc space-y-1.5 pl-5 text-sm">
+              <li>
+                <span className="font-medium">It cannot be undone:</span> the record on chain is marked revoked for fraud, signed by the platform’s registry key.
+              </li>
+              <li>The holder, the public link and every verifier read it as revoked for fraud, with your note.</li>
+            </ul>
+            <DialogFooter>
+              <Button variant="outline" onClick={() => setTarget(null)} disabled={busy}>
+                Cancel
+              </Button>
+              <Button variant="destructive" onClick={() => void revoke()} disabled={busy}>
+                {busy ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <ShieldAlert className="size-4" aria-hidden="true" />} Revoke permanently
+              </Button>
+            </DialogFooter>
+          </DialogContent>
+        </Dialog>
       </CardContent>
     </Card>
   );
