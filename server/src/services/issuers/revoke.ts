@@ -90,7 +90,6 @@ export const revokeFlow: ActionFlow = {
   after: (svc, a) => publishRow(svc, a.certificate_id!),
 };
 
-/** The operator revokes any certificate for fraud (note required), signed by the server's operator key. */
 /** A certificate the operator may revoke for fraud (not revoked or superseded, its holder's record on chain), or the refusal saying why not. */
 async function revocableForFraud(svc: Pick<Services, 'db' | 'chain'>, id: string) {
   const cert = (await findCertificate(svc.db, id)) ?? fail('NOT_FOUND', NOT_FOUND);
@@ -122,6 +121,7 @@ export async function operatorRevokePreview(svc: Pick<Services, 'db' | 'chain'>,
   };
 }
 
+/** The operator revokes any certificate for fraud (note required), signed by the server's operator key. */
 export async function operatorRevoke(svc: Pick<Services, 'db' | 'chain' | 'bus'>, user: UserRow, input: { id: string; note: string }) {
   const { cert, hash } = await revocableForFraud(svc, input.id);
   let receipt: ChainReceipt | null = null;
