@@ -8,7 +8,7 @@ import { TrustTier, fromHex } from '../../shared/program/codec';
 import { confirmCertificateIx, requestConfirmationIx } from '../../shared/program/instructions';
 import { ALL_WALLET_FLOWS } from '../src/services/issuers/flows';
 import { prepareAction, settleActions } from '../src/services/wallet-tx/actions';
-import { makeClient, waitFor } from './helpers';
+import { makeClient, refusal, waitFor } from './helpers';
 import { approvedInstitution, ask, buildInstitutionWorld, holderWithCertificate, landedUnfinished, signed, type Browser, type InstitutionWorld } from './institutions-support/world';
 
 let w: InstitutionWorld;
@@ -17,7 +17,6 @@ let south: Browser; // Southfield College, southfield.test, proven
 
 const db = () => w.server.services.db;
 const row = (id: string) => db().selectFrom('certificate').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const refusal = (code: string, message?: RegExp) => ({ data: expect.objectContaining({ code }), ...(message ? { message: expect.stringMatching(message) } : {}) });
 const publicVerdict = (id: string) => makeClient(w.server.url).client.public.verifyById.query({ certificateId: id });
 
 beforeAll(async () => {

@@ -9,11 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
 import { loadConfig } from '../src/config';
-import { certForm, makeClient, makePdf, signIn, startTestServer, tmpDataDir } from './helpers';
+import { certForm, makeClient, makePdf, refusal, signIn, startTestServer, tmpDataDir } from './helpers';
 
 let server: Server;
 const claims = { title: 'Scanned Diploma', institution_name: 'Harbor College', program_name: 'Nursing', issue_date: '2023-09-01' };
-const refusal = (code: string, message?: RegExp) => ({ data: expect.objectContaining({ code }), ...(message ? { message: expect.stringMatching(message) } : {}) });
 
 beforeAll(async () => {
   server = await startTestServer(tmpDataDir(), { ATTESTA_WORKER: 'false', VERIFICATION_RERUN_RATE_LIMIT_PER_WALLET: '2' });

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import { createTRPCClient, httpBatchLink, httpLink, httpSubscriptionLink, isNonJsonSerializable, splitLink } from '@trpc/client';
@@ -161,3 +161,6 @@ export async function footprint(s: Server) {
     chainCertificates: Number(registry?.certificateCount ?? -1n),
   };
 }
+
+/** A tRPC refusal as the client sees it: its code, and its message when one is given (a pattern). */
+export const refusal = (code: string, message?: RegExp) => ({ data: expect.objectContaining({ code }), ...(message ? { message: expect.stringMatching(message) } : {}) });

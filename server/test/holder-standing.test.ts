@@ -5,7 +5,7 @@
 // An institution with a proven domain (a real DNS server on loopback), issuing to one holder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderBadgePng } from '../src/services/mint/badge';
-import { makePdf, waitFor } from './helpers';
+import { makePdf, refusal, waitFor } from './helpers';
 import { toB64, walletSign } from './mint-support/flow';
 import { approvedInstitution, buildInstitutionWorld, issueForm, signed, type Browser, type InstitutionWorld } from './institutions-support/world';
 
@@ -24,7 +24,6 @@ afterAll(async () => {
   await w?.close();
 });
 
-const refusal = (code: string, message: RegExp) => ({ data: expect.objectContaining({ code }), message: expect.stringMatching(message) });
 const standing = (c: { public_valid: boolean; public_note: string | null; expires_at: string | null; public_issuer: unknown }) => ({
   public_valid: c.public_valid,
   public_note: c.public_note,

@@ -13,7 +13,7 @@ import { ReasonCode } from '../../shared/program/reasons';
 import { ALL_WALLET_FLOWS } from '../src/services/issuers/flows';
 import { recheckDomains } from '../src/services/issuers/profile';
 import { REUSE_MIN_LEFT_MS, settleActions } from '../src/services/wallet-tx/actions';
-import { certForm, makePdf, newWallet, TEST_HOLDER_NAME, waitFor } from './helpers';
+import { certForm, makePdf, newWallet, refusal, TEST_HOLDER_NAME, waitFor } from './helpers';
 import { checkedHolderName, parseVerificationDetails } from '../../shared/schemas/details';
 import { approvedInstitution, ask, buildInstitutionWorld, holderWithCertificate, issueForm, signed, signedByImpostor, type Browser, type InstitutionWorld } from './institutions-support/world';
 import sharp from 'sharp';
@@ -24,7 +24,6 @@ let south: Browser; // approved, proven: Southfield College
 
 const db = () => w.server.services.db;
 const row = (id: string) => db().selectFrom('certificate').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const refusal = (code: string, message?: RegExp) => ({ data: expect.objectContaining({ code }), ...(message ? { message: expect.stringMatching(message) } : {}) });
 
 beforeAll(async () => {
   w = await buildInstitutionWorld();

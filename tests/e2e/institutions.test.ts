@@ -85,6 +85,17 @@ describeE2E(
       return page;
     }
 
+    /** An audit row's transaction link opens the app's explorer on a transaction with `instruction` in it (a visitor's page). */
+    async function auditTransactionShows(row: Locator, instruction: string) {
+      const tx = await row.getByTestId('audit-transaction').getAttribute('href');
+      expect(tx).toMatch(/\/explorer\/tx\/[1-9A-HJ-NP-Za-km-z]{64,90}$/);
+      const explorer = await e2e.page();
+      errors.push(watchErrors(explorer));
+      await explorer.goto(tx!);
+      await visible(explorer.locator(`[data-testid=explorer-instruction][data-name=${instruction}]`), 20_000);
+      await explorer.context().close();
+    }
+
     /** An element's text with its white space (line breaks between blocks) as single spaces. */
     const words = async (l: Locator) => (await l.innerText()).replace(/\s+/g, ' ').trim();
 
@@ -235,13 +246,7 @@ describeE2E(
       await visible(approval);
       await visible(p.getByTestId('audit-row').filter({ hasText: 'issuer.register' }));
       expect(await words(approval.getByTestId('audit-details'))).toBe(`Institution: ${INSTITUTION} (${DOMAIN})`);
-      const tx = await approval.getByTestId('audit-transaction').getAttribute('href');
-      expect(tx).toMatch(/\/explorer\/tx\/[1-9A-HJ-NP-Za-km-z]{64,90}$/);
-      const explorer = await e2e.page();
-      errors.push(watchErrors(explorer));
-      await explorer.goto(tx!);
-      await visible(explorer.locator('[data-testid=explorer-instruction][data-name=set_issuer_status]'), 20_000);
-      await explorer.context().close();
+      await auditTransactionShows(approval, 'set_issuer_status');
 
       // A fraud revocation needs its note.
       await p.getByRole('button', { name: 'Revoke for fraud' }).click();
@@ -505,13 +510,7 @@ describeE2E(
       await visible(entry);
       expect(await entry.getByTestId('audit-target').innerText()).toContain(id);
       expect(await words(entry.getByTestId('audit-details'))).toBe(`Reason: revoked as fraudulent Note: ${FRAUD_NOTE}`);
-      const tx = await entry.getByTestId('audit-transaction').getAttribute('href');
-      expect(tx).toMatch(/\/explorer\/tx\/[1-9A-HJ-NP-Za-km-z]{64,90}$/);
-      const explorer = await e2e.page();
-      errors.push(watchErrors(explorer));
-      await explorer.goto(tx!);
-      await visible(explorer.locator('[data-testid=explorer-instruction][data-name=revoke_certificate]'), 20_000);
-      await explorer.context().close();
+      await auditTransactionShows(entry, 'revoke_certificate');
       await screenshot(p, 'inst-12-operator-fraud-revoked');
 
       // The holder's open page follows without a reload, and says so again after one (HTTP cache on).

@@ -244,24 +244,7 @@ async function followRequest(svc: Pick<Services, 'db' | 'bus' | 'chain'>, row: C
   await inTransaction(svc.db, async (trx) => {
     await lockCertificate(trx, row.id); // the row, then its requests: as every writer of both
     await withdrawOpenRequests(trx, row.id, `You asked ${who} instead (on chain).`, now, { chain: svc.chain });
-    await trx
-      .insertInto('confirmation_request')
-      .values({
-        id: newId('q_'),
-        certificate_id: row.id,
-        holder_user_id: row.user_id,
-        issuer_authority: issuer,
-        status: names ? 'open' : 'withdrawn',
-        claims: JSON.stringify(claims),
-        request_signature: signature,
-        decline_reason: null,
-        created_at: now,
-        decided_at: names ? null : now,
-        decision_signature: null,
-        withdrawn_reason: names ? null : refused,
-      })
-      .execute();
-    await updateCertificate(trx, row.id, { requested_issuer: names ? issuer : null, updated_at: now });
+    await recordRequest(trx, { certificateId: row.id, holderUserId: row.user_id, issuer, claims, signature, now, withdrawnReason: names ? null : refused });
     const actor = { role: 'holder' as const, wallet: row.holder_wallet, name: null };
     await appendEvent(
       trx,
@@ -272,6 +255,38 @@ async function followRequest(svc: Pick<Services, 'db' | 'bus' | 'chain'>, row: C
   });
   svc.bus.publish({ certificate_id: row.id, verification_status: row.verification_status, step: null, step_status: null, updated_at: now });
   return true;
+}
+
+/**
+ * Records a holder's request to `issuer` (its on-chain transaction: `signature`, null when unknown) for
+ * the claims it was shown: open, and named on the certificate's row as the institution asked; or, with
+ * `withdrawnReason`, withdrawn at once (never in the institution's queue). Returns its id.
+ */
+export async function recordRequest(
+  trx: Kysely<Database>,
+  r: { certificateId: string; holderUserId: string; issuer: string; claims: ReturnType<typeof claimsOf>; signature: string | null; now: string; withdrawnReason: string | null },
+) {
+  const id = newId('q_');
+  const open = r.withdrawnReason === null;
+  await trx
+    .insertInto('confirmation_request')
+    .values({
+      id,
+      certificate_id: r.certificateId,
+      holder_user_id: r.holderUserId,
+      issuer_authority: r.issuer,
+      status: open ? 'open' : 'withdrawn',
+      claims: JSON.stringify(r.claims),
+      request_signature: r.signature,
+      decline_reason: null,
+      created_at: r.now,
+      decided_at: open ? null : r.now,
+      decision_signature: null,
+      withdrawn_reason: r.withdrawnReason,
+    })
+    .execute();
+  await updateCertificate(trx, r.certificateId, { requested_issuer: open ? r.issuer : null, updated_at: r.now });
+  return id;
 }
 
 /**

@@ -9,8 +9,7 @@ import { isPostgres } from '../../db/dialect';
 import { appendEvent } from '../../db/events';
 import type { CertificateRow, ConfirmationRequestRow, Database, UserRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
-import { newId } from '../../lib/ids';
-import { chainChange, rowUpdateOf, withdrawOpenRequests } from '../chain-sync/reconcile';
+import { chainChange, recordRequest, rowUpdateOf, withdrawOpenRequests } from '../chain-sync/reconcile';
 import { certificateFileUrl, verificationUrl } from '../certificates/dto';
 import { claimsText } from '../certificates/history';
 import type { Services } from '../index';
@@ -105,26 +104,8 @@ export const requestFlow: ActionFlow = {
     // The check above held the row until the send: what it shows now is the copy (a crash repaired at
     // start-up is the exception, and is then recorded as withdrawn rather than shown with stale details).
     const current = sameClaims(claimsOf(row), p.claims);
-    const id = newId('q_');
     const stale = 'The certificate’s details changed before the request was recorded. Ask again: the institution is shown the details as they are now.';
-    await trx
-      .insertInto('confirmation_request')
-      .values({
-        id,
-        certificate_id: p.certificate_id,
-        holder_user_id: a.user_id,
-        issuer_authority: p.issuer,
-        status: current ? 'open' : 'withdrawn',
-        claims: JSON.stringify(p.claims),
-        request_signature: signature,
-        decline_reason: null,
-        created_at: now,
-        decided_at: current ? null : now,
-        decision_signature: null,
-        withdrawn_reason: current ? null : stale,
-      })
-      .execute();
-    await updateCertificate(trx, p.certificate_id, { requested_issuer: current ? p.issuer : null, updated_at: now });
+    const id = await recordRequest(trx, { certificateId: p.certificate_id, holderUserId: a.user_id, issuer: p.issuer, claims: p.claims, signature, now, withdrawnReason: current ? null : stale });
     await appendEvent(trx, {
       certificate_id: p.certificate_id,
       kind: current ? 'confirmation_requested' : 'request_withdrawn',

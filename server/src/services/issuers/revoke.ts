@@ -113,10 +113,8 @@ export async function operatorRevokePreview(svc: Pick<Services, 'db' | 'chain'>,
     title: cert.title,
     institution_name: cert.institution_name,
     program_name: cert.program_name,
-    issue_date: cert.issue_date,
     holder_wallet: cert.holder_wallet,
     verification_status: cert.verification_status,
-    tier: cert.tier,
     minted: cert.nft_mint_address !== null,
   };
 }
