@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database as DB } from './schema';
-import { GuardedSqliteDialect, GuardedSqliteKysely } from './sqlite-guard';
+import { GuardedSqliteDialect, GuardedSqliteKysely, TRANSACTION_GUARD } from './sqlite-guard';
 import * as m0001 from './migrations/2026-11-22T0700-initial';
 import * as m0002 from './migrations/2026-11-22T0800-mint';
 import * as m0003 from './migrations/2026-11-22T0930-support';
@@ -86,7 +86,8 @@ function openSqlite(file: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  return new GuardedSqliteKysely<DB>({ dialect: new GuardedSqliteDialect({ database: keepStatements(sqlite) }) });
+  const database = keepStatements(sqlite);
+  return TRANSACTION_GUARD ? new GuardedSqliteKysely<DB>({ dialect: new GuardedSqliteDialect({ database }) }) : new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
 }
 
 /** How many distinct SQL texts keep their prepared statement (the server's queries are a few hundred at most). */
