@@ -4,7 +4,8 @@
 // holder ~0.8 s more (the process starts, pdfjs and the canvas load on it).
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readPdf } from '../src/services/documents/read';
-import { warmUpDocument } from '../src/services/documents/warm-up';
+import { readFileSync } from 'node:fs';
+import { photoCertificateDocument, warmUpDocument } from '../src/services/documents/warm-up';
 import { checkDocument, closeDocumentReaders, documentReaderCount, documentReaders, keepDocumentReaderWarm, tuneDocumentReaders } from '../src/services/documents/index.js';
 import { PDF_STREAM_LIMITS } from '../src/services/files/pdf-streams';
 import { makePdf } from './fixtures/files';
@@ -14,6 +15,7 @@ const until = async (what: string, ok: () => boolean) => {
   for (let i = 0; i < 600 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
   if (!ok()) throw new Error(`timed out waiting for: ${what}`);
 };
+const commandLine = (pid: number | undefined) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
 const claims = { title: 'Certificate of Completion', institution_name: 'Northfield University', program_name: 'Applied Testing' };
 
 afterEach(async () => {
@@ -27,6 +29,10 @@ describe('a document reader kept warm', () => {
     const r = await readPdf(await warmUpDocument(), { maxPages: 1, timeoutMs: 5000, ocr: null, streamLimits: PDF_STREAM_LIMITS, claims: ['Warm-up University'] }, { phase: () => undefined });
     expect(r.text).toContain('Warm-up University');
     expect(r.visibility).toMatchObject({ pagesDrawn: 1, draws: 2, hiddenLetters: 0, notes: [] });
+    // The deep warm-up's certificate too, the line that runs over its photo judged on the photo's pixels.
+    const deep = await readPdf(await photoCertificateDocument(), { maxPages: 1, timeoutMs: 5000, ocr: null, streamLimits: PDF_STREAM_LIMITS, claims: ['Warm-up University'] }, { phase: () => undefined });
+    expect(deep.text).toContain('awarded to the document reader, whose name runs over the photo');
+    expect(deep.visibility).toMatchObject({ pagesDrawn: 1, draws: 2, hiddenLetters: 0, notes: [] });
   });
 
   it('is started and ready before any document, idle, and reads the first document itself', async () => {
@@ -34,6 +40,8 @@ describe('a document reader kept warm', () => {
     await keepDocumentReaderWarm(true);
     const [warm] = documentReaders();
     expect(documentReaders()).toEqual([{ pid: warm.pid, idle: true }]);
+    // Started ahead, it warmed up deeply (warm-up.ts); a reader started for a document does not (below).
+    expect(commandLine(warm.pid)).toContain('--deep-warm-up');
     const r = await checkDocument(await makePdf({ lines: ['Certificate of Completion', 'Northfield University', 'Applied Testing'] }), claims);
     expect(r.textMatches).toEqual({ title: true, institution: true, program: true });
     // The same process read it: no second reader was started for the first document.
@@ -77,6 +85,7 @@ describe('a document reader kept warm', () => {
     expect(documentReaderCount()).toBe(0);
     await checkDocument(await makePdf({ lines: ['Certificate of Completion'] }), claims);
     expect(documentReaderCount()).toBe(1);
+    expect(commandLine(documentReaders()[0].pid)).not.toContain('--deep-warm-up');
   });
 
   it('a server on its defaults keeps one warm; ATTESTA_DOCUMENT_READER_WARM=false keeps none', async () => {

@@ -106,8 +106,10 @@ class Reader {
     readonly heapMb: number,
     private readonly onFree: (r: Reader) => void,
     private readonly onGone: (r: Reader) => void,
+    /** A deep warm-up before it is ready (warm-up.ts): the reader kept warm. */
+    deepWarmUp = false,
   ) {
-    this.child = fork(ENTRY, [], {
+    this.child = fork(ENTRY, deepWarmUp ? ['--deep-warm-up'] : [], {
       execArgv: [`--max-old-space-size=${heapMb}`, `--initial-old-space-size=${Math.min(READER_OLD_SPACE_MB, Math.floor(heapMb / 2))}`, '--expose-gc'],
       serialization: 'advanced', // Uint8Array in and out without base64
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
@@ -271,7 +273,11 @@ function ensureWarm() {
   if (!warm || queue.length || Date.now() - warmFailedAt < WARM_RETRY_MS) return;
   if ([...readers].some((r) => !r.exited && r.heapMb === READER_HEAP_MB)) return;
   if (readers.size >= READER_POOL_SIZE) return; // both busy with other heap sizes: the next one frees
-  const reader = new Reader(READER_HEAP_MB, () => pump(), gone);
+  // Started ahead, it warms up deeply (warm-up.ts): on its first documents a reader warmed up on the
+  // small document alone took 75–225 ms over a 1 MB certificate where it later takes 40–55 ms
+  // (bench:server, measured). One started for a waiting document warms up lightly, so that document
+  // does not wait for more.
+  const reader = new Reader(READER_HEAP_MB, () => pump(), gone, true);
   reader.hold(false);
   readers.add(reader);
 }

@@ -62,6 +62,8 @@ export class ImageMemo {
   private bytes = 0;
   /** Paints served from the memo (for tests: that the second drawing used it). */
   hits = 0;
+  /** Images whose pixels were converted here, not by pdfjs (for tests: toCanvas). */
+  converted = 0;
   constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
   get(image: object, size: string): Scaled | undefined {
@@ -233,8 +235,9 @@ function hook(gfx: Gfx | undefined, drawing: Drawing) {
 }
 
 /**
- * Paints images through `memo` (ImageMemo): the first paint of an image at a size is pdfjs's own, its
- * scaled pixels kept (pdfjs frees them otherwise); a later paint at that size gives pdfjs the kept
+ * Paints images through `memo` (ImageMemo): the first paint of an image at a size is pdfjs's own (its
+ * RGB or RGBA pixels converted here: toCanvas), its scaled pixels kept (pdfjs frees them otherwise);
+ * a later paint at that size gives pdfjs the kept
  * pixels as the image's bitmap and as its scaling's result, so it draws them as it drew the first time.
  * An image painted with a transfer function (TR) is not kept (its pixels are filtered as they are
  * converted). If pdfjs changes these methods, images are painted as pdfjs paints them, nothing kept.
@@ -242,11 +245,11 @@ function hook(gfx: Gfx | undefined, drawing: Drawing) {
 function paintImagesFrom(gfx: Gfx, proto: Record<string | number, Fn>, memo: ImageMemo) {
   const paint = proto.paintInlineImageXObject;
   const scale = proto._scaleImage;
-  const factory = gfx.canvasFactory as { destroy?: (entry: { canvas?: unknown }) => void } | undefined;
-  if (typeof paint !== 'function' || typeof scale !== 'function' || typeof factory?.destroy !== 'function') return;
+  const factory = gfx.canvasFactory as { create?: CanvasFactory['create']; destroy?: (entry: { canvas?: unknown }) => void } | undefined;
+  if (typeof paint !== 'function' || typeof scale !== 'function' || typeof factory?.destroy !== 'function' || typeof factory.create !== 'function') return;
   const destroy = factory.destroy;
   gfx.paintInlineImageXObject = function (this: Gfx, opIdx: unknown, imgData: unknown) {
-    const image = imgData as { width: number; height: number; interpolate?: boolean; data?: unknown; bitmap?: unknown } | null;
+    const image = imgData as PdfjsImage | null;
     if (!image?.data || image.bitmap || (this.current as { transferMaps?: string }).transferMaps !== 'none') return paint.call(this, opIdx, imgData);
     const t = this.ctx.getTransform();
     const size = `${t.a},${t.b},${t.c},${t.d}`;
@@ -259,6 +262,13 @@ function paintImagesFrom(gfx: Gfx, proto: Record<string | number, Fn>, memo: Ima
       } finally {
         delete this._scaleImage;
       }
+    }
+    // Its pixels as a canvas, converted in one pass (pdfjs would convert them byte by byte), painted by
+    // pdfjs as a bitmap: the same pixels reach the same paint (image-memo.test.ts compares them).
+    const converted = toCanvas(factory as CanvasFactory, image);
+    if (converted) {
+      memo.converted++;
+      imgData = { width: image.width, height: image.height, interpolate: image.interpolate, bitmap: converted.canvas };
     }
     let mine: unknown = null; // the kept pixels' canvas: pdfjs must not free it after this paint
     this._scaleImage = function (this: Gfx, ...args: unknown[]) {
@@ -277,6 +287,67 @@ function paintImagesFrom(gfx: Gfx, proto: Record<string | number, Fn>, memo: Ima
       delete this._scaleImage;
       delete (factory as { destroy?: unknown }).destroy;
       if (factory.destroy !== destroy) factory.destroy = destroy;
+      if (converted && mine !== converted.canvas) destroy.call(factory, converted);
     }
   };
+}
+
+/** An image as pdfjs's worker sends it: `kind` is pdfjs's ImageKind (1 bit grey, RGB, RGBA). */
+interface PdfjsImage {
+  width: number;
+  height: number;
+  kind?: number;
+  interpolate?: boolean;
+  data?: Uint8Array | Uint8ClampedArray;
+  bitmap?: unknown;
+}
+interface CanvasEntry {
+  canvas: unknown;
+  context: { createImageData(w: number, h: number): { data: Uint8ClampedArray }; putImageData(data: unknown, x: number, y: number): void };
+}
+interface CanvasFactory {
+  create(w: number, h: number): CanvasEntry;
+  destroy(entry: CanvasEntry): void;
+}
+const RGB_24BPP = 2;
+const RGBA_32BPP = 3;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Pixels converted and put at a time: the scratch stays ~1 MB however large the picture (as pdfjs's chunks). */
+const CHUNK_PIXELS = 256 * 1024;
+
+/**
+ * An RGB or RGBA image's pixels put on a canvas of its size, as pdfjs's putBinaryImageData puts them
+ * (RGB gets alpha 255; RGBA is copied as it is), but a pixel at a time instead of a byte at a time
+ * (pdfjs's loop, in 16-row chunks: ~6 ms for the bench's 580 × 580 picture in a reader; this ~1.5 ms).
+ * null for other kinds (pdfjs converts those).
+ */
+function toCanvas(factory: CanvasFactory, image: PdfjsImage): CanvasEntry | null {
+  const { width, height, kind, data } = image;
+  if (!data || !LITTLE_ENDIAN || !(width > 0 && height > 0)) return null;
+  if (kind !== RGB_24BPP && kind !== RGBA_32BPP) return null;
+  const bytesPerPixel = kind === RGB_24BPP ? 3 : 4;
+  if (data.length < width * height * bytesPerPixel) return null;
+  const entry = factory.create(width, height);
+  const rows = Math.max(1, Math.min(height, Math.floor(CHUNK_PIXELS / width)));
+  const chunk = entry.context.createImageData(width, rows);
+  const out = new Uint32Array(chunk.data.buffer, chunk.data.byteOffset, width * rows);
+  for (let y = 0; y < height; y += rows) {
+    const n = Math.min(rows, height - y);
+    if (kind === RGBA_32BPP) chunk.data.set(data.subarray(y * width * 4, (y + n) * width * 4));
+    else for (let r = 0; r < n; r++) rgbRow(out, r * width, data, (y + r) * width * 3, width);
+    // Rows past the picture's last (a short last chunk) fall outside the canvas, as pdfjs's do.
+    entry.context.putImageData(chunk, 0, y);
+  }
+  return entry;
+}
+
+/**
+ * One row of RGB to RGBA. A function per row, not one loop per image: a reader runs the loop once a
+ * picture, and V8 optimises a long loop in a function called that rarely only while it runs (and
+ * forgets it at the next full collection), so one loop over the bench's picture ran 4–18 ms; called per
+ * row, this function is optimised early and stays so: ~1 ms.
+ */
+function rgbRow(out: Uint32Array, at: number, data: Uint8Array | Uint8ClampedArray, from: number, width: number) {
+  for (let i = at, j = from, end = at + width; i < end; i++, j += 3) out[i] = 0xff000000 | (data[j + 2] << 16) | (data[j + 1] << 8) | data[j];
 }

@@ -25,8 +25,9 @@ async function noise(width: number, height: number, format: 'png' | 'jpeg', chan
  * A page with what the memo must get right: a full-page JPEG background scaled down, the same JPEG
  * again as a thumbnail (scaled down further: its own pixels, not the background's),
  * a small PNG painted at its size (no scaling), the same PNG again at another size and rotated, a
- * PNG with transparency, and text over and under them. (An image under a transfer function is not
- * kept, but pdfjs applies none without a browser's filters, so there is no such drawing to compare here.)
+ * PNG with transparency (large enough to be converted in two chunks, as the background is in
+ * eleven), and text over and under them. (An image under a transfer function is not kept, but pdfjs
+ * applies none without a browser's filters, so there is no such drawing to compare here.)
  */
 async function page(): Promise<PDFPageProxy> {
   const doc = await PDFDocument.create();
@@ -40,7 +41,7 @@ async function page(): Promise<PDFPageProxy> {
   p.drawText('Under the small picture', { x: 100, y: 320, size: 18, font });
   p.drawImage(small, { x: 90, y: 300, width: 120, height: 80 });
   p.drawImage(small, { x: 400, y: 250, width: 300, height: 40, rotate: degrees(15) });
-  p.drawImage(await doc.embedPng(await noise(64, 64, 'png', 4)), { x: 600, y: 420, width: 150, height: 150 });
+  p.drawImage(await doc.embedPng(await noise(600, 500, 'png', 4)), { x: 600, y: 420, width: 150, height: 150 });
   const bytes = await doc.save();
   const pdf = await getDocument({
     data: bytes,
@@ -69,6 +70,9 @@ describe('images painted again from the first drawing (ImageMemo)', () => {
     const memo = new ImageMemo();
     const first = await drawn(pg, { mute: () => false, images: memo });
     expect(memo.hits).toBe(0);
+    // Every paint's pixels (five paints: RGB from the JPEG and the PNG, RGBA from the transparent
+    // PNG) were converted by toCanvas, not by pdfjs: the comparison below is of that conversion.
+    expect(memo.converted).toBe(5);
     const again = await drawn(pg, { mute: () => false, images: memo });
     // The background and its thumbnail, the small picture at both its sizes and the transparent one
     // came from the memo.
