@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import type { ApiKeyDto } from '../../../../shared/schemas/rest';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { DestructiveDialogFooter } from '../../components/ui/destructive-dialog-footer';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
@@ -179,15 +180,9 @@ export function ApiKeysCard() {
               “{toRevoke?.name}” ({toRevoke?.prefix}_…) will stop working immediately. Systems using it will get 401 errors. This cannot be undone.
             </DialogDescription>
           </DialogHeader>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setToRevoke(null)} disabled={revoke.isPending}>
-              Cancel
-            </Button>
-            <Button type="button" variant="destructive" onClick={onRevoke} disabled={revoke.isPending}>
-              {revoke.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
-              {revoke.isPending ? 'Revoking...' : 'Revoke'}
-            </Button>
-          </DialogFooter>
+          <DestructiveDialogFooter busy={revoke.isPending} onCancel={() => setToRevoke(null)} onConfirm={onRevoke}>
+            {revoke.isPending ? 'Revoking...' : 'Revoke'}
+          </DestructiveDialogFooter>
         </DialogContent>
       </Dialog>
     </Card>

@@ -1,10 +1,9 @@
 // Revoking a certificate the institution issued or confirmed: a reason, an optional off-chain note,
 // then its wallet signs the revocation.
 import { useState } from 'react';
-import { Loader2 } from 'lucide-react';
 import type { CertificateDto } from '../../../../../shared/schemas/dto';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
+import { DestructiveDialogFooter } from '../../../components/ui/destructive-dialog-footer';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
 import { Label } from '../../../components/ui/label';
 import { Textarea } from '../../../components/ui/textarea';
 import { toast } from '../../../lib/toast';
@@ -74,14 +73,9 @@ export function RevokeDialog({ certificate, onClose }: { certificate: Certificat
             </p>
           )}
         </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant="destructive" onClick={() => void revoke()} disabled={busy}>
-            {busy && <Loader2 className="size-4 animate-spin" aria-hidden="true" />} Revoke certificate
-          </Button>
-        </DialogFooter>
+        <DestructiveDialogFooter busy={busy} onCancel={onClose} onConfirm={() => void revoke()}>
+          Revoke certificate
+        </DestructiveDialogFooter>
       </DialogContent>
     </Dialog>
   );

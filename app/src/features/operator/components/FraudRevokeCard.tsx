@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, ShieldAlert } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
+import { DestructiveDialogFooter } from '../../../components/ui/destructive-dialog-footer';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
@@ -133,14 +134,9 @@ export function FraudRevokeCard() {
               </li>
               <li>The holder, the public link and every verifier read it as revoked for fraud, with your note.</li>
             </ul>
-            <DialogFooter>
-              <Button variant="outline" onClick={() => setTarget(null)} disabled={busy}>
-                Cancel
-              </Button>
-              <Button variant="destructive" onClick={() => void revoke()} disabled={busy}>
-                {busy ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <ShieldAlert className="size-4" aria-hidden="true" />} Revoke permanently
-              </Button>
-            </DialogFooter>
+            <DestructiveDialogFooter busy={busy} onCancel={() => setTarget(null)} onConfirm={() => void revoke()} icon={ShieldAlert}>
+              Revoke permanently
+            </DestructiveDialogFooter>
           </DialogContent>
         </Dialog>
       </CardContent>

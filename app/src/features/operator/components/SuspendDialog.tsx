@@ -3,9 +3,9 @@
 // key signs set_issuer_status.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Ban, Loader2 } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
+import { Ban } from 'lucide-react';
+import { DestructiveDialogFooter } from '../../../components/ui/destructive-dialog-footer';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
 import { toast } from '../../../lib/toast';
 import { trpc, trpcClient } from '../../../lib/trpc';
 import { errorMessage } from '../lib';
@@ -66,21 +66,17 @@ export function SuspendDialog({ issuer, onClose }: { issuer: SuspendTarget | nul
             {failure}
           </p>
         )}
-        <DialogFooter>
-          <Button
-            variant="outline"
-            onClick={() => {
-              setFailure(null);
-              onClose();
-            }}
-            disabled={busy}
-          >
-            Cancel
-          </Button>
-          <Button variant="destructive" onClick={() => void suspend()} disabled={busy}>
-            {busy ? <Loader2 className="size-4 animate-spin" aria-hidden="true" /> : <Ban className="size-4" aria-hidden="true" />} Suspend institution
-          </Button>
-        </DialogFooter>
+        <DestructiveDialogFooter
+          busy={busy}
+          onCancel={() => {
+            setFailure(null);
+            onClose();
+          }}
+          onConfirm={() => void suspend()}
+          icon={Ban}
+        >
+          Suspend institution
+        </DestructiveDialogFooter>
       </DialogContent>
     </Dialog>
   );

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { Region } from './geometry.js';
-import { ADD_TO_PATH, CLIP_ONLY, type Ctx, type Fn, type Gfx, type PdfjsGlyph } from './pdfjs-internals.js';
+import { ADD_TO_PATH, CLIP_ONLY, type CanvasEntry, type CanvasFactory, type Ctx, type Fn, type Gfx, type PdfjsGlyph, type PdfjsImage } from './pdfjs-internals.js';
 import type { Recorder } from './record.js';
 
 /** The page cannot be drawn (no canvas, a drawing error, out of time): its text cannot be judged. */
@@ -292,23 +292,6 @@ function paintImagesFrom(gfx: Gfx, proto: Record<string | number, Fn>, memo: Ima
   };
 }
 
-/** An image as pdfjs's worker sends it: `kind` is pdfjs's ImageKind (1 bit grey, RGB, RGBA). */
-interface PdfjsImage {
-  width: number;
-  height: number;
-  kind?: number;
-  interpolate?: boolean;
-  data?: Uint8Array | Uint8ClampedArray;
-  bitmap?: unknown;
-}
-interface CanvasEntry {
-  canvas: unknown;
-  context: { createImageData(w: number, h: number): { data: Uint8ClampedArray }; putImageData(data: unknown, x: number, y: number): void };
-}
-interface CanvasFactory {
-  create(w: number, h: number): CanvasEntry;
-  destroy(entry: CanvasEntry): void;
-}
 const RGB_24BPP = 2;
 const RGBA_32BPP = 3;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

@@ -43,6 +43,25 @@ export interface Gfx {
 
 export type Fn = (this: Gfx, ...args: unknown[]) => unknown;
 
+/** An image as pdfjs's worker sends it: `kind` is pdfjs's ImageKind (1 bit grey, RGB, RGBA). */
+export interface PdfjsImage {
+  width: number;
+  height: number;
+  kind?: number;
+  interpolate?: boolean;
+  data?: Uint8Array | Uint8ClampedArray;
+  bitmap?: unknown;
+}
+export interface CanvasEntry {
+  canvas: unknown;
+  context: { createImageData(w: number, h: number): { data: Uint8ClampedArray }; putImageData(data: unknown, x: number, y: number): void };
+}
+export interface CanvasFactory {
+  create(w: number, h: number): CanvasEntry;
+  destroy(entry: CanvasEntry): void;
+}
+
+
 /** Text rendering modes: 3 paints nothing; the 4 bit (modes 4–7) adds the glyphs to the clip; 7 only does that. */
 export const INVISIBLE = 3;
 export const CLIP_ONLY = 7;
