@@ -10,6 +10,7 @@ import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/ap
 import { latin1, measurePdfStreams, type PdfStreamLimits } from '../files/pdf-streams.js';
 import { OcrTimeoutError, type RawImage } from '../ocr/types.js';
 import { DocumentUnreadableError, UNREADABLE } from './errors.js';
+import { installOneCallInflate } from './inflate.js';
 import { largestPageImage } from './page-image.js';
 import { HIDDEN_MARK, normaliseText, textNames } from './text.js';
 import { PageNotDrawnError, visibleText } from './visible.js';
@@ -73,6 +74,8 @@ export interface ReadHooks {
   /** Called when text extraction is done and page images are being extracted (its own budget). */
   phase(phase: 'images'): void;
 }
+
+installOneCallInflate(); // pdfjs inflates images in one zlib call (inflate.ts)
 
 const require = createRequire(import.meta.url);
 const pdfjsRoot = dirname(require.resolve('pdfjs-dist/package.json'));
