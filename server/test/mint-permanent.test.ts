@@ -110,7 +110,7 @@ describe('permanent copies served read-only at /permanent/:id', () => {
     const flags = ['Saved by an editing tool (iLovePDF) after being created by Microsoft Word.', 'Modified 4 years after it was created.'];
     const meta = nftMetadataJson({ cert, ...links, flags });
     expect(meta.description).toContain(
-      "Checked by Attesta only (the file's text names these claims and its holder), not confirmed by Northfield University. Attesta's check flagged (not a rejection on its own): Saved by an editing tool (iLovePDF) after being created by Microsoft Word. Modified 4 years after it was created.",
+      "Checked by Attesta only (the file's text names its title, program, institution and holder; the issue date is the holder's own entry), not confirmed by Northfield University. Attesta's check flagged (not a rejection on its own): Saved by an editing tool (iLovePDF) after being created by Microsoft Word. Modified 4 years after it was created.",
     );
     expect(meta.attributes).toContainEqual({ trait_type: 'Check Flags', value: flags.join(' ') });
   });

@@ -91,7 +91,7 @@ describe('mint through the holder wallet', () => {
     expect(row.verification_url).toBe(`${server.url}/view/${cert.user_id}/${cert.id}`); // the share link: the address the user is on
     expect(nft.uri).toMatch(new RegExp(`^${permanentBase}/permanent/[0-9a-f]{64}$`));
     expect(meta).toMatchObject({ name: longTitle, symbol: 'ATST', external_url: verifyUrl, properties: { category: 'image' } });
-    expect(meta.description).toEqual(expect.stringContaining('Checked by Attesta only (the file\'s text names these claims and its holder), not confirmed by Harbor Institute.'));
+    expect(meta.description).toEqual(expect.stringContaining('Checked by Attesta only (the file\'s text names its title, program, institution and holder; the issue date is the holder\'s own entry), not confirmed by Harbor Institute.'));
     expect(meta.description).not.toMatch(/Confirmed by|own key/);
     const attr = Object.fromEntries(meta.attributes.map((a: { trait_type: string; value: string }) => [a.trait_type, a.value]));
     expect(attr).toMatchObject({

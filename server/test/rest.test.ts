@@ -356,7 +356,7 @@ describe('certificates, verification and minting', () => {
     expect(c.verification_url).toMatch(new RegExp(`/view/${alice.user.id}/${c.id}$`));
 
     const list = await api.check(await req('/api/v1/certificates', { token: aliceKey }), '/api/v1/certificates', 'GET', 200);
-    expect(list.certificates[0]).toEqual({ id: c.id, title: claims.title, institution_name: claims.institution_name, verification_status: expect.any(String), issue_date: claims.issue_date, valid: false }); // pending: not valid to a verifier
+    expect(list.certificates[0]).toEqual({ id: c.id, title: claims.title, institution_name: claims.institution_name, verification_status: expect.any(String), issue_date: claims.issue_date, valid: false, tier: 'none', note: null }); // pending: not valid to a verifier
     const filtered = await api.check(await req('/api/v1/certificates?status=rejected', { token: aliceKey }), '/api/v1/certificates', 'GET', 200);
     expect(filtered.certificates.map((x: { id: string }) => x.id)).not.toContain(c.id);
     const badQuery = await api.check(await req('/api/v1/certificates?status=lost', { token: aliceKey }), '/api/v1/certificates', 'GET', 400);
@@ -457,6 +457,9 @@ describe('certificates, verification and minting', () => {
       const status = await api.check(await req(`/api/v1/verify/status/${id}`, { token: aliceKey }), '/api/v1/verify/status/{certificateId}', 'GET', 200);
       const pick = (b: { valid: boolean; tier: string; note: string | null }) => ({ valid: b.valid, tier: b.tier, note: b.note });
       expect(pick(status)).toEqual(pick(one));
+      // The list says the same of it: a platform check is never a bare "valid" there either.
+      const list = await api.check(await req('/api/v1/certificates', { token: aliceKey }), '/api/v1/certificates', 'GET', 200);
+      expect(pick(list.certificates.find((c: { id: string }) => c.id === id))).toEqual(pick(one));
       return { ...one, status: status.status };
     };
     expect(await both(verifiedId)).toMatchObject({ verification_status: 'verified', valid: true, tier: 'platform_verified', note: `Checked by Attesta only, not confirmed by ${claims.institution_name}.` });

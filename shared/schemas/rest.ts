@@ -73,13 +73,33 @@ export const restListCertificatesQuery = z.object({
   status: z.enum(['all', ...CERTIFICATE_STATUSES]).optional().describe('Filter by verification status'),
   search: z.string().trim().max(200).optional().describe('Matches title, institution or program'),
 });
+/** What a verifier reads now about one of your certificates (its public verdict), beside its recorded status. */
+const publicStanding = {
+  valid: z
+    .boolean()
+    .describe(
+      'What a verifier reads now (the public verdict, GET /api/v1/verify/hash/{sha256}): false for a certificate that is not verified, and for one verified on record whose institution is suspended, that expired, or whose confirmation does not cover the claims shown (see note)',
+    ),
+  tier: z
+    .enum(TRUST_TIERS)
+    .describe(
+      "platform_verified = checked by Attesta only, not confirmed by the institution; issuer_confirmed = the institution's own key signed the record (whether its domain is proven: the public verdict's issuer.domain_proven, GET /api/v1/verify/hash/{sha256}); none = no positive verdict",
+    ),
+  note: z
+    .string()
+    .nullable()
+    .describe(
+      'In words, as the public verdict says it: why a certificate verified on record is not valid ("Expired on <date>.", "<Institution>\'s registration is suspended."…), what its confirmation does not cover, or whose check it is (with what the platform\'s check flagged); null when there is nothing to add',
+    ),
+};
+
 export const restCertificateSummary = z.object({
   id: z.string(),
   title: z.string(),
   institution_name: z.string(),
   verification_status: status,
   issue_date: z.string(),
-  valid: z.boolean().describe('What a verifier reads now (the public verdict): false for a certificate verified on record whose institution is suspended, that expired, or that is not verified'),
+  ...publicStanding,
 });
 export const restCertificateListResponse = z.object({ certificates: z.array(restCertificateSummary) });
 
@@ -97,23 +117,6 @@ export const restCreateCertificateResponse = z.object({
   verification_url: z.string().describe('Public link anyone can open to check the certificate'),
 });
 
-/** What a verifier reads now about one of your certificates (its public verdict), beside its recorded status. */
-const publicStanding = {
-  valid: z
-    .boolean()
-    .describe(
-      'What a verifier reads now (the public verdict, GET /api/v1/verify/hash/{sha256}): false for a certificate that is not verified, and for one verified on record whose institution is suspended, that expired, or whose confirmation does not cover the claims shown (see note)',
-    ),
-  tier: z
-    .enum(TRUST_TIERS)
-    .describe("platform_verified = checked by Attesta only, not confirmed by the institution; issuer_confirmed = the institution's own key signed the record; none = no positive verdict"),
-  note: z
-    .string()
-    .nullable()
-    .describe(
-      'In words, as the public verdict says it: why a certificate verified on record is not valid ("Expired on <date>.", "<Institution>\'s registration is suspended."…), what its confirmation does not cover, or whose check it is (with what the platform\'s check flagged); null when there is nothing to add',
-    ),
-};
 
 export const restCertificateResponse = z.object({
   id: z.string(),
@@ -169,7 +172,9 @@ export const restVerdict = z
   .object({
     valid: z
       .boolean()
-      .describe('True only when the chain record exists, is verified, not revoked and not expired, its confirming institution (issuer_confirmed tier) is approved, and the claims shown were checked'),
+      .describe(
+        "True only when the chain record exists, is verified, not revoked and not expired, its confirming institution (issuer_confirmed tier) is approved, and the claims shown were checked. Valid is not the institution's word on its own: at the platform_verified tier only Attesta checked it, and at the issuer_confirmed tier it is a confirmation by a proven institution only when issuer.domain_proven is true (otherwise the record was signed with a registered key whose domain nobody proved; the note says so)",
+      ),
     note: z
       .string()
       .nullable()

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { CertificateDto, VerdictDto, VerdictInstitution } from '../../shared/schemas/dto';
 import type { CertificateStatusName, TrustTierName } from '../../shared/constants';
 import { holderMark } from '../../shared/schemas/holder-mark';
-import { holderStatus, statusMeta } from '../../app/src/features/certificates/components/status';
+import { holderStatus, statusMeta, verdictBadgeStatus } from '../../app/src/features/certificates/components/status';
 import { verifiedToast } from '../../app/src/features/certificates/lib/holder-verdict';
 import { verdictStatus } from '../../app/src/features/verification/lib/verdict-text';
-import { notValidMatch } from '../../app/src/features/verification/components/CompareResult';
+import { notValidMatch, UNCHECKED_MATCH } from '../../app/src/features/verification/components/CompareResult';
 
 const institution = (over: Partial<VerdictInstitution> = {}): VerdictInstitution => ({
   authority: 'A',
@@ -125,10 +125,29 @@ describe('the toast of a verified run says what was checked', () => {
   });
 });
 
+describe("a verifier's badge before and without the chain's verdict", () => {
+  it('says "Checking the chain" while it is read and "Not checked" when that failed, never the recorded status', () => {
+    expect(verdictBadgeStatus(undefined, true)).toBe('checking');
+    expect(statusMeta('checking').label).toBe('Checking the chain');
+    expect(verdictBadgeStatus(undefined, false)).toBe('unchecked');
+    expect(statusMeta('unchecked').label).toBe('Not checked');
+    expect(statusMeta('unchecked').badge).toMatch(/amber/);
+    for (const s of ['checking', 'unchecked']) expect(statusMeta(s).badge).not.toMatch(/emerald/);
+  });
+
+  it('is the verdict once read', () => {
+    const verdict = { integrity: 'not_checked', status: 'verified', valid: true, tier: 'platform_verified', issuer: null } as unknown as VerdictDto;
+    expect(verdictBadgeStatus(verdict, false)).toBe(verdictStatus(verdict));
+    expect(verdictBadgeStatus(verdict, true)).toBe('platform_checked');
+  });
+});
+
 describe('a file matching a certificate that is not valid', () => {
   it('is no pass: it says the certificate is not valid, in its own terms', () => {
     expect(notValidMatch({ valid: true, status: 'verified' })).toBeNull();
-    expect(notValidMatch(undefined)).toBeNull();
+    // No verdict read (not yet, or the chain check failed): the file matched the database's record, not the chain's.
+    expect(notValidMatch(undefined)).toBe(UNCHECKED_MATCH);
+    expect(notValidMatch(null)).toBe(UNCHECKED_MATCH);
     for (const status of ['revoked', 'rejected', 'superseded', 'expired'] as const) {
       expect(notValidMatch({ valid: false, status })).toBe(`But the certificate is not valid: it is ${status}. A matching file does not make it valid.`);
     }

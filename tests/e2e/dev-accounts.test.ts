@@ -85,6 +85,9 @@ describeE2E('development wallet: named local accounts in a real browser', { env:
     await page.locator('[data-sonner-toast]').filter({ hasText: 'Certificate Issued' }).first().waitFor({ timeout: 30_000 });
     const issued = page.getByTestId('issued-row').filter({ hasText: 'Certificate of Attendance' });
     await visible(issued);
+    // Its badge in the portal is what a verifier reads (this institution's domain is not proven), not the row's "verified".
+    await expect.poll(() => issued.getByTestId('status-badge').getAttribute('data-status'), { timeout: 15_000 }).toBe('domain_not_proven');
+    expect(await page.getByText(/verified on record/).count()).toBeGreaterThan(0);
     fs.rmSync(dir, { recursive: true, force: true });
     // What a verifier reads: issued by the demo institution, its domain not proven.
     const href = await issued.getByRole('link', { name: /Public view/ }).getAttribute('href');

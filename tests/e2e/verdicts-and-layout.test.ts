@@ -321,6 +321,37 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await v.close();
   });
 
+  it("the public view says nothing is checked until the chain's verdict is read, and says so when that fails", async () => {
+    const v = await visitor.newPage();
+    // The chain check fails (the server's verdict answers 500): the page may show the certificate's row,
+    // but its badge and "Compare a File" must not say what only the chain's verdict can.
+    await v.route('**/trpc/*public.verifyById*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"unavailable"}' }));
+    await v.goto('/view/u_demo/cert-1');
+    await visible(v.getByText('The chain check could not be completed.', { exact: false }));
+    expect(await statusBadge(v).getAttribute('data-status')).toBe('unchecked');
+    expect(await statusBadge(v).innerText()).toBe('Not checked');
+    expect(await v.locator('main [data-testid=status-badge][data-status=verified]').count()).toBe(0);
+    const file = path.join(dir, 'cert-1-unchecked.pdf');
+    fs.writeFileSync(file, cert1Pdf);
+    await v.locator('input[type=file]').setInputFiles(file);
+    const result = v.getByTestId('compare-result');
+    await expect.poll(() => result.first().getAttribute('data-match'), { timeout: 20_000 }).toBe('true');
+    expect(await result.first().getAttribute('data-tone')).toBe('neutral');
+    expect(await result.first().innerText()).toContain('Match: this file is the one on record');
+    expect(await result.first().innerText()).toContain("the file was compared with Attesta's record of this certificate only, not with the chain");
+    expect(await result.first().innerText()).not.toContain('recorded on chain');
+    await screenshot(v, 'public-view-chain-check-failed');
+    // The chain answers again: a reload (HTTP cache on) shows its verdict, and the same file then matches the chain's record.
+    await v.unroute('**/trpc/*public.verifyById*');
+    await v.reload();
+    await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('true');
+    expect(await statusBadge(v).getAttribute('data-status')).toBe('domain_not_proven');
+    await v.locator('input[type=file]').setInputFiles(file);
+    await expect.poll(() => result.first().getAttribute('data-tone'), { timeout: 20_000 }).toBe('pass');
+    expect(await result.first().innerText()).toContain('Match: this file is the certificate recorded on chain');
+    await v.close();
+  });
+
   it('7. explorer links of the local chain open the app\'s own explorer, decoded with the IDL', async () => {
     await page.goto('/certificates/cert-1');
     await page.getByRole('button', { name: 'Mint as NFT' }).click();
@@ -719,6 +750,13 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await visible(page.getByTestId('certificate-preview').getByText(`Expires ${expires}`));
     // Signed by the demo institution, whose domain is not proven: read as the public view reads it.
     await expect.poll(() => statusBadge(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('domain_not_proven');
+    // Its history says the same of the issue: made with the institution's key, in the attention tone —
+    // never a green "Issued by" beside the amber badge.
+    const issued = page.locator('[data-testid=history-event][data-kind=issued]');
+    await visible(issued);
+    expect(await issued.getAttribute('data-tone')).toBe('warn');
+    expect(await issued.innerText()).toContain("Issued with Attesta Demo University's key, issuer domain not proven");
+    expect(await issued.locator('p').first().innerText()).not.toMatch(/^Issued by/); // its title (the message below says whose key, and that the domain is not proven)
     await screenshot(page, 'issue7-after-holder-detail-expiry');
   });
 

@@ -284,7 +284,8 @@ export const ENDPOINTS: Endpoint[] = [
       const q = parse(restListCertificatesQuery, req.query);
       const rows = await call(() => caller.certificate.list({ status: q.status, search: q.search }));
       return ok({
-        certificates: rows.map((c) => ({ id: c.id, title: c.title, institution_name: c.institution_name, verification_status: c.verification_status, issue_date: c.issue_date, valid: c.public_valid })),
+        // Each with what a verifier reads now and whose check it is (valid, tier, note), as GET /api/v1/certificates/{id}.
+        certificates: rows.map((c) => ({ id: c.id, title: c.title, institution_name: c.institution_name, verification_status: c.verification_status, issue_date: c.issue_date, ...standingOut(c) })),
       });
     },
   },

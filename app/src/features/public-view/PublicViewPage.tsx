@@ -9,11 +9,11 @@ import { STATUS_POLL_INTERVAL_MS } from '../../../../shared/constants';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { trpc } from '../../lib/trpc';
-import { StatusBadge } from '../certificates/components/status';
+import { StatusBadge, verdictBadgeStatus } from '../certificates/components/status';
 import { CertificateFacts } from '../certificates/components/CertificateFacts';
 import { explorerAddressUrl, publicLink, shortHash } from '../certificates/lib/format';
 import { useClusterInfo } from '../wallet/cluster';
-import { ChainVerdict, VerdictSummary, verdictStatus } from '../verification/components/ChainVerdict';
+import { ChainVerdict, VerdictSummary } from '../verification/components/ChainVerdict';
 import { PublicShell } from './PublicShell';
 
 // The QR code card sits below the verdict: it loads after it.
@@ -79,7 +79,7 @@ export default function PublicViewPage() {
           <div className="min-w-0 space-y-2">
             <div className="flex flex-wrap items-center gap-2">
               {/* The chain's verdict once read (the badge never says more than the check below). */}
-              <StatusBadge status={verdict ? verdictStatus(verdict) : cert.verification_status} />
+              <StatusBadge status={verdictBadgeStatus(verdict, verdictQuery.isPending)} />
               {cert.nft_mint_address && (
                 <span className="inline-flex items-center gap-1 rounded-full bg-violet-100 px-2.5 py-0.5 text-xs font-semibold text-violet-800 dark:bg-violet-950 dark:text-violet-300">
                   <Coins className="size-3.5" aria-hidden="true" /> Soulbound NFT

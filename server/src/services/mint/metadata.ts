@@ -75,7 +75,7 @@ function checkedBy(cert: Pick<CertificateRow, 'institution_name' | 'tier'>, issu
   if (tier === 'issuer_confirmed') return `Confirmed by ${name} (${domain}, domain proven when minted, ${mintedOn}): its own key signed the record.`;
   if (tier === 'issuer_signed') return `The record was signed with ${name}'s own key, but its domain ${domain} was not proven when this token was minted, ${mintedOn}.`;
   const flagged = flags.length ? ` Attesta's check flagged (not a rejection on its own): ${flags.join(' ')}` : '';
-  return `Checked by Attesta only (the file's text names these claims and its holder), not confirmed by ${cert.institution_name}.${flagged}`;
+  return `Checked by Attesta only (the file's text names its title, program, institution and holder; the issue date is the holder's own entry), not confirmed by ${cert.institution_name}.${flagged}`;
 }
 
 /**

@@ -34,15 +34,12 @@ function unconfirmed(log: VerificationLogDto): boolean {
  * green check beside an amber verdict.
  */
 function signedNotConfirmed(log: VerificationLogDto, c: Holder | undefined): boolean {
-  return (
-    !!c &&
-    log.verification_step === 'issuer_verification' &&
-    log.status === 'success' &&
-    log.details?.tier !== 'platform_verified' &&
-    c.verification_status === 'verified' &&
-    c.tier === 'issuer_confirmed' &&
-    holderStatus(c) !== 'verified'
-  );
+  return log.verification_step === 'issuer_verification' && log.status === 'success' && log.details?.tier !== 'platform_verified' && keyNotProven(c);
+}
+
+/** A verified certificate an institution's key signed whose badge does not read "Verified" (see signedNotConfirmed). */
+function keyNotProven(c: Holder | undefined): boolean {
+  return !!c && c.verification_status === 'verified' && c.tier === 'issuer_confirmed' && holderStatus(c) !== 'verified';
 }
 
 export function VerificationLogList({ logs, certificate }: { logs: VerificationLogDto[]; certificate?: Holder }) {
@@ -115,9 +112,19 @@ function actorName(e: CertificateEventDto): string {
   return e.actor.wallet ? shortHash(e.actor.wallet, 6, 4) : 'an unknown key';
 }
 
-/** The title, mark and tone of an entry of the history that is no verification run. */
-function eventLook(e: CertificateEventDto): { title: string; Icon: LucideIcon; tone: string; toneName: string } {
+/**
+ * The title, mark and tone of an entry of the history that is no verification run. An issue or a
+ * confirmation reads "by" the institution, in green, only where the certificate's badge reads
+ * "Verified" (its domain proven, its registration in order): otherwise it was made with that
+ * institution's key, in the attention tone, as the badge beside it says.
+ */
+function eventLook(e: CertificateEventDto, c: Holder | undefined): { title: string; Icon: LucideIcon; tone: string; toneName: string } {
   const who = actorName(e);
+  const unproven = keyNotProven(c) && (e.kind === 'issued' || (e.kind === 'confirmed' && e.claims_confirmed));
+  if (unproven) {
+    const key = e.actor.name ? `${e.actor.name}'s key` : `the key ${who}`;
+    return { title: `${e.kind === 'issued' ? 'Issued' : 'Confirmed'} with ${key}, ${statusMeta(holderStatus(c!)).label.toLowerCase()}`, Icon: ShieldAlert, tone: 'text-amber-600', toneName: 'warn' };
+  }
   switch (e.kind) {
     case 'issued':
       return { title: `Issued by ${who}`, Icon: BadgeCheck, tone: 'text-emerald-600', toneName: 'pass' };
@@ -139,8 +146,8 @@ function eventLook(e: CertificateEventDto): { title: string; Icon: LucideIcon; t
 }
 
 /** An institution's, the operator's or the holder's action: who, what, when and its transaction. */
-function HistoryEvent({ event: e, rpcUrl }: { event: CertificateEventDto; rpcUrl?: string | null }) {
-  const { title, Icon, tone, toneName } = eventLook(e);
+function HistoryEvent({ event: e, rpcUrl, certificate }: { event: CertificateEventDto; rpcUrl?: string | null; certificate?: Holder }) {
+  const { title, Icon, tone, toneName } = eventLook(e, certificate);
   return (
     <li className="rounded-lg border p-3" data-testid="history-event" data-kind={e.kind} data-source={e.source} data-tone={toneName} data-claims-confirmed={e.claims_confirmed ?? ''}>
       <div className="flex gap-3">
@@ -230,7 +237,7 @@ export function VerificationAttempts({ attempts, events = [], certificate, rpcUr
         x.attempt ? (
           <Attempt key={x.attempt.job_id} attempt={x.attempt} latest={i === latestRun && (!overtaken || x.attempt.state === 'queued' || x.attempt.state === 'running')} certificate={certificate} />
         ) : (
-          <HistoryEvent key={x.event.id} event={x.event} rpcUrl={rpcUrl} />
+          <HistoryEvent key={x.event.id} event={x.event} rpcUrl={rpcUrl} certificate={certificate} />
         ),
       )}
     </ol>

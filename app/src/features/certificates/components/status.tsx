@@ -26,6 +26,10 @@ const VERDICT_ONLY = {
   platform_checked: { label: 'Checked by Attesta only', icon: CheckCircle2, className: STATUS.verified.className, badge: STATUS.verified.badge },
   /** Signed with an institution's own key, but its domain is not proven: no confirmation by a proven institution. */
   domain_not_proven: { label: 'Issuer domain not proven', icon: AlertTriangle, className: STATUS.pending.className, badge: STATUS.pending.badge },
+  /** A verifier's page while the chain's verdict is being read: the recorded status is not said as the chain's. */
+  checking: { label: 'Checking the chain', icon: Clock, className: 'text-slate-600 dark:text-slate-300', badge: 'border-slate-300 bg-slate-100 text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200' },
+  /** A verifier's page whose chain check failed: nothing is said as checked. */
+  unchecked: { label: 'Not checked', icon: AlertTriangle, className: STATUS.pending.className, badge: STATUS.pending.badge },
   /** The holder's own: signed with an institution's key whose standing could not be read just now (the chain was unreachable). */
   issuer_unchecked: { label: 'Issuer not checked just now', icon: AlertTriangle, className: STATUS.pending.className, badge: STATUS.pending.badge },
 };
@@ -50,6 +54,16 @@ export function holderStatus(c: HolderView): string {
     'integrity' | 'status' | 'valid' | 'tier' | 'issuer'
   >;
   return verdictStatus(verdict as VerdictDto);
+}
+
+/**
+ * The badge of a verifier's page (the public view): the chain's verdict once read — while it is read,
+ * "Checking the chain", and "Not checked" when the check failed; never the database's recorded status,
+ * which says "Verified" for a platform check or an unproven domain alike, and before any chain read.
+ */
+export function verdictBadgeStatus(verdict: VerdictDto | undefined, checking: boolean): string {
+  if (verdict) return verdictStatus(verdict);
+  return checking ? 'checking' : 'unchecked';
 }
 
 /** The status a verifier's badge reads for `c`, as holderStatus, with its label: "Verified" only where it holds. */

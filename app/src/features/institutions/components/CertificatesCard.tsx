@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Input } from '../../../components/ui/input';
 import { formatDate } from '../../../lib/dates';
 import { trpc } from '../../../lib/trpc';
-import { StatusBadge } from '../../certificates/components/status';
+import { holderStatus, StatusBadge } from '../../certificates/components/status';
 import { publicLink } from '../../certificates/lib/format';
 import { NATIVE_SELECT_CLASS } from '../../../components/ui/native-select';
 import { RevokeDialog } from './RevokeDialog';
@@ -43,7 +43,7 @@ export function CertificatesCard() {
         </CardTitle>
         <CardDescription>
           {counts
-            ? `${counts.total} issued or confirmed: ${counts.verified} valid, ${counts.revoked} revoked, ${counts.superseded} superseded; ${counts.open_requests} open request${counts.open_requests === 1 ? '' : 's'}.`
+            ? `${counts.total} issued or confirmed: ${counts.verified} verified on record, ${counts.revoked} revoked, ${counts.superseded} superseded; ${counts.open_requests} open request${counts.open_requests === 1 ? '' : 's'}.`
             : 'Certificates you issued or confirmed.'}
         </CardDescription>
       </CardHeader>
@@ -55,7 +55,7 @@ export function CertificatesCard() {
           </div>
           <select aria-label="Status filter" className={NATIVE_SELECT_CLASS} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
             <option value="all">All statuses</option>
-            <option value="verified">Valid</option>
+            <option value="verified">Verified on record</option>
             <option value="revoked">Revoked</option>
             <option value="superseded">Superseded</option>
           </select>
@@ -77,7 +77,8 @@ export function CertificatesCard() {
                   {c.revocation_note && <p className="text-muted-foreground">Note: {c.revocation_note}</p>}
                 </div>
                 <div className="flex flex-wrap items-center gap-2">
-                  <StatusBadge status={c.verification_status} />
+                  {/* What a verifier reads of it now (its public verdict), as the holder's badge: not "Verified" while this institution's domain is not proven or it is suspended. */}
+                  <StatusBadge status={holderStatus(c)} />
                   <Button asChild variant="ghost" size="sm">
                     <a href={publicLink(c.user_id, c.id)} target="_blank" rel="noreferrer">
                       <ExternalLink className="size-4" aria-hidden="true" /> Public view<span className="sr-only"> of {c.title} (opens in a new tab)</span>

@@ -14,12 +14,18 @@ export interface Comparison {
   against?: string;
 }
 
+/** What a matching file says while the certificate's verdict has not been read from the chain. */
+export const UNCHECKED_MATCH = "But the chain check has not completed: the file was compared with Attesta's record of this certificate only, not with the chain.";
+
 /**
  * What a matching file says of a certificate that is not valid: only that it is the file on record. In
- * the verdict's own terms (revoked, rejected, superseded, expired, pending), never as a pass.
+ * the verdict's own terms (revoked, rejected, superseded, expired, pending), never as a pass. Without a
+ * verdict (not read yet, or the chain check failed) the fingerprint compared with is the database's,
+ * which is no chain record either: no pass.
  */
 export function notValidMatch(verdict: Pick<VerdictDto, 'valid' | 'status'> | null | undefined): string | null {
-  if (!verdict || verdict.valid) return null;
+  if (!verdict) return UNCHECKED_MATCH;
+  if (verdict.valid) return null;
   switch (verdict.status) {
     case 'pending':
       return 'But the certificate is not verified yet: a matching file does not make it valid.';
@@ -43,7 +49,8 @@ const TONE = {
  * Match or mismatch, with both fingerprints side by side (PRODUCT.md: a mismatch shows both hashes).
  * `verdict`: the verdict of the certificate compared with. A match with a certificate that is not valid
  * (revoked, rejected, superseded…) is said in the neutral tone — the file is the one on record, and the
- * certificate is still not valid — never as a green pass under a red verdict.
+ * certificate is still not valid — never as a green pass under a red verdict. Without a verdict (not
+ * read yet, or the chain check failed) nothing is said of the chain: the fingerprint is the one on record.
  */
 export function CompareResult({ result, verdict }: { result: Comparison; verdict?: Pick<VerdictDto, 'valid' | 'status'> | null }) {
   const match = result.actual === result.expected;
@@ -58,8 +65,10 @@ export function CompareResult({ result, verdict }: { result: Comparison; verdict
         {tone === 'pass'
           ? `Match: this file is the certificate recorded on chain${against}`
           : tone === 'neutral'
-            ? `Match: this file is the one recorded on chain${against}`
-            : `Mismatch: this file is not the certificate recorded on chain${against}`}
+            ? verdict
+              ? `Match: this file is the one recorded on chain${against}`
+              : `Match: this file is the one on record${against}`
+            : `Mismatch: this file is not the certificate ${verdict ? 'recorded on chain' : 'on record'}${against}`}
       </p>
       {notValid && <p data-testid="compare-not-valid">{notValid}</p>}
       <p className="break-all opacity-90">
@@ -67,7 +76,7 @@ export function CompareResult({ result, verdict }: { result: Comparison; verdict
       </p>
       <dl className="space-y-1">
         <div>
-          <dt className="font-medium">On-chain SHA-256</dt>
+          <dt className="font-medium">{verdict ? 'On-chain SHA-256' : 'Recorded SHA-256'}</dt>
           <dd>
             <code className="break-all font-mono text-xs" data-testid="compare-expected">
               {result.expected}
