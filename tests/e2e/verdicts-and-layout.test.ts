@@ -346,6 +346,8 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
     await v.reload();
     await expect.poll(() => v.getByTestId('verdict-summary').first().getAttribute('data-valid'), { timeout: 20_000 }).toBe('true');
     expect(await statusBadge(v).getAttribute('data-status')).toBe('domain_not_proven');
+    // Signed with the institution's key, the details it signed include the date: no "not checked" beside it.
+    expect(await v.getByTestId('issue-date-note').count()).toBe(0);
     await v.locator('input[type=file]').setInputFiles(file);
     await expect.poll(() => result.first().getAttribute('data-tone'), { timeout: 20_000 }).toBe('pass');
     expect(await result.first().innerText()).toContain('Match: this file is the certificate recorded on chain');
@@ -510,6 +512,9 @@ describeE2E('verdicts, attempts and layout in a real browser', options, (e2e) =>
       expect(await flags.getAttribute('class')).toMatch(/amber/);
       expect(await v.getByTestId('step-tier').getAttribute('data-tone')).toBe('warn');
       expect(await v.getByTestId('step-tier').textContent()).toContain(flagged);
+      // The platform's check never reads the issue date: it is said to be the holder's entry.
+      await visible(v.getByTestId('issue-date-note').first());
+      expect(await v.getByTestId('issue-date-note').first().innerText()).toMatch(/entered by the holder, not checked/);
     }
     await screenshot(v, 'verdict-after-flags-verification');
     expect(vErrors).toEqual([]);

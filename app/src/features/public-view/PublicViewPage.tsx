@@ -146,7 +146,7 @@ export default function PublicViewPage() {
           </div>
 
           <div className="space-y-6">
-            <CertificateFacts view="public" certificate={cert} />
+            <CertificateFacts view="public" certificate={cert} dateChecked={verdict?.tier === 'issuer_confirmed'} />
 
             <Card>
               <CardHeader>

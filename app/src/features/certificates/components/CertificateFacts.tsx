@@ -14,7 +14,11 @@ import { CopyValue, InfoRow } from './CopyField';
 
 export type CertificateFactsProps =
   | { view: 'holder'; certificate: CertificateDto; rpcUrl?: string | null }
-  | { view: 'public'; certificate: PublicCertificateDto };
+  /**
+   * `dateChecked`: whether the issue date is anyone's word but the holder's — true where an institution's
+   * key signed the details (the issuer tier); the platform's document check never reads the date.
+   */
+  | { view: 'public'; certificate: PublicCertificateDto; dateChecked: boolean };
 
 const LINK = 'inline-flex items-center gap-1 text-primary underline-offset-4 hover:underline';
 
@@ -60,7 +64,16 @@ export function CertificateFacts(props: CertificateFactsProps) {
           {own && fact('Title', c.title)}
           {fact('Institution', c.institution_name)}
           {fact('Program', c.program_name)}
-          {fact('Issue date', formatDate(c.issue_date))}
+          {fact(
+            'Issue date',
+            props.view === 'public' && !props.dateChecked ? (
+              <>
+                {formatDate(c.issue_date)} <span className="text-xs font-normal text-muted-foreground" data-testid="issue-date-note">(entered by the holder, not checked)</span>
+              </>
+            ) : (
+              formatDate(c.issue_date)
+            ),
+          )}
           {/* When its on-chain record expires, as the public view says it (a record without an expiry never does). */}
           {own?.expires_at &&
             fact(

@@ -19,6 +19,8 @@ export function VerdictView({ verdict }: { verdict: VerdictDto }) {
           <p className="text-lg font-semibold">{cert.title}</p>
           <p className="text-sm text-muted-foreground">
             {cert.institution_name} · {cert.program_name} · issued {formatDate(cert.issue_date)}
+            {/* The platform's check never reads the date: only an institution's key makes it more than the holder's entry. */}
+            {verdict.tier !== 'issuer_confirmed' && <span data-testid="issue-date-note"> (date entered by the holder, not checked)</span>}
           </p>
           <p className="text-sm text-muted-foreground" data-testid="holder-name" data-checked={holder.checked}>
             Holder: {holder.name} {holder.note}
