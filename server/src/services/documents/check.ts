@@ -181,6 +181,14 @@ export async function checkDocument(
     ...(claims.holder_name !== undefined ? [['holder', claims.holder_name] as [ClaimField, string]] : []),
   ];
   const textMatches = Object.fromEntries(claimed.map(([field, claim]) => [field, namedIn(norm, field, claim, fuzzy)])) as DocumentCheck['textMatches'];
+  // OCR misreads letters, so a scan's text may name a claim only approximately: said as a flag (it
+  // reaches the verdict's flags, the note and the NFT), so that "the text names the claims" is never
+  // read as an exact match ("Stamford" for "Stanford" passes within OCR's tolerance).
+  const approximate = fuzzy ? claimed.filter(([field, claim]) => textMatches[field as keyof typeof textMatches] && !namedIn(norm, field, claim, false)).map(([field]) => field) : [];
+  if (approximate.length) {
+    const names = listOf(approximate.map((f) => (f === 'holder' ? "holder's name" : f)));
+    signals.add(`Read from an image (OCR): the claimed ${names} ${approximate.length === 1 ? 'matches' : 'match'} the text read only approximately (some letters differ), so check ${approximate.length === 1 ? 'it' : 'them'} against the document.`);
+  }
 
   // Text only the check could see: the claims the text layer names that the visible text does not.
   const layer = normaliseText(read.layerText);

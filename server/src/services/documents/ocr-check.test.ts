@@ -35,6 +35,18 @@ describe('checkDocument on PDFs without a text layer (OCR)', () => {
     expect(r.textMatches).toEqual({ title: true, institution: false, program: false });
   });
 
+  it('flags a claim a scan names only approximately (OCR tolerance), and not one it names exactly', async () => {
+    const pdf = await toPdf(await renderCertificateImage(lines), 'png');
+    const exact = await checkDocument(pdf, claims);
+    expect(exact.tamperSignals.filter((s) => s.startsWith('Read from an image (OCR)'))).toEqual([]);
+    // One letter off in 22 ("Montreal" read, "Montreul" claimed): within OCR's tolerance, so it matches — and says so.
+    const near = await checkDocument(pdf, { ...claims, institution_name: 'Université de Montreul' });
+    expect(near.textMatches).toEqual({ title: true, institution: true, program: true });
+    expect(near.tamperSignals).toContain(
+      'Read from an image (OCR): the claimed institution matches the text read only approximately (some letters differ), so check it against the document.',
+    );
+  });
+
   it('reads a grainy 1-bit scanned page, choosing the page image over a smaller one drawn on it', async () => {
     const pdf = await makeBilevelScanPdf(await renderCertificateImage(lines, { width: 1600, height: 1130, noise: true }));
     const r = await checkDocument(pdf, claims);
