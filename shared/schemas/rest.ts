@@ -117,7 +117,6 @@ export const restCreateCertificateResponse = z.object({
   verification_url: z.string().describe('Public link anyone can open to check the certificate'),
 });
 
-
 export const restCertificateResponse = z.object({
   id: z.string(),
   title: z.string(),
