@@ -21,8 +21,6 @@ const ONE_CALL: Record<Format, (bytes: Buffer, opts: ZlibOptions) => Buffer> = {
 /** The most one stream may inflate to (larger input errors, as a broken stream does). */
 export const MAX_INFLATED_BYTES = Math.max(PDF_STREAM_LIMITS.maxDecodedBytes, PDF_STREAM_LIMITS.maxImageBytes);
 
-const Native = globalThis.DecompressionStream;
-
 /** DecompressionStream's shape and formats, inflated in one call once the input has ended. */
 export class OneCallDecompressionStream extends TransformStream<BufferSource, Uint8Array> {
   constructor(format: string, maxBytes = MAX_INFLATED_BYTES) {
@@ -49,5 +47,5 @@ export function installOneCallInflate(): void {
   globalThis.DecompressionStream = OneCallDecompressionStream as unknown as typeof DecompressionStream;
 }
 
-/** The platform's own, for tests that compare against it. */
-export const NativeDecompressionStream = Native;
+/** The platform's own (taken before anything installs this one), for tests that compare against it. */
+export const NativeDecompressionStream = globalThis.DecompressionStream;

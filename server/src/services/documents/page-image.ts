@@ -1,16 +1,10 @@
 import { ImageKind, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import { OcrTimeoutError, type RawImage } from '../ocr/types.js';
+import type { PdfjsImage } from './visible/pdfjs-internals.js';
 
 /** Images smaller than this are logos, seals and signatures, not the scanned page. */
 const MIN_IMAGE_SIDE = 200;
-
-interface PdfjsImage {
-  width: number;
-  height: number;
-  kind?: number;
-  data?: Uint8Array | Uint8ClampedArray;
-}
 
 /**
  * The largest image painted on a page, as raw pixels (what pdfjs decoded: JPEG, Flate/PNG, CCITT,

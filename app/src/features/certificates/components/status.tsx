@@ -27,7 +27,7 @@ const VERDICT_ONLY = {
   /** Signed with an institution's own key, but its domain is not proven: no confirmation by a proven institution. */
   domain_not_proven: { label: 'Issuer domain not proven', icon: AlertTriangle, className: STATUS.pending.className, badge: STATUS.pending.badge },
   /** A verifier's page while the chain's verdict is being read: the recorded status is not said as the chain's. */
-  checking: { label: 'Checking the chain', icon: Clock, className: 'text-slate-600 dark:text-slate-300', badge: 'border-slate-300 bg-slate-100 text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200' },
+  checking: { label: 'Checking the chain', icon: Clock, className: STATUS.superseded.className, badge: STATUS.superseded.badge },
   /** A verifier's page whose chain check failed: nothing is said as checked. */
   unchecked: { label: 'Not checked', icon: AlertTriangle, className: STATUS.pending.className, badge: STATUS.pending.badge },
   /** The holder's own: signed with an institution's key whose standing could not be read just now (the chain was unreachable). */

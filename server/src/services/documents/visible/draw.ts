@@ -8,7 +8,7 @@
 // the drawing fails with "the PDF renderer changed" and the page's text is not compared.
 import { cpuMs, onCpuDeadline } from '../cpu-clock.js';
 import { createRequire } from 'node:module';
-import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { FeatureTest, ImageKind, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';
 import type { Region } from './geometry.js';
 import { ADD_TO_PATH, CLIP_ONLY, type CanvasEntry, type CanvasFactory, type Ctx, type Fn, type Gfx, type PdfjsGlyph, type PdfjsImage } from './pdfjs-internals.js';
@@ -292,10 +292,6 @@ function paintImagesFrom(gfx: Gfx, proto: Record<string | number, Fn>, memo: Ima
   };
 }
 
-const RGB_24BPP = 2;
-const RGBA_32BPP = 3;
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
 /** Pixels converted and put at a time: the scratch stays ~1 MB however large the picture (as pdfjs's chunks). */
 const CHUNK_PIXELS = 256 * 1024;
 
@@ -307,9 +303,9 @@ const CHUNK_PIXELS = 256 * 1024;
  */
 function toCanvas(factory: CanvasFactory, image: PdfjsImage): CanvasEntry | null {
   const { width, height, kind, data } = image;
-  if (!data || !LITTLE_ENDIAN || !(width > 0 && height > 0)) return null;
-  if (kind !== RGB_24BPP && kind !== RGBA_32BPP) return null;
-  const bytesPerPixel = kind === RGB_24BPP ? 3 : 4;
+  if (!data || !FeatureTest.isLittleEndian || !(width > 0 && height > 0)) return null;
+  if (kind !== ImageKind.RGB_24BPP && kind !== ImageKind.RGBA_32BPP) return null;
+  const bytesPerPixel = kind === ImageKind.RGB_24BPP ? 3 : 4;
   if (data.length < width * height * bytesPerPixel) return null;
   const entry = factory.create(width, height);
   const rows = Math.max(1, Math.min(height, Math.floor(CHUNK_PIXELS / width)));
@@ -317,7 +313,7 @@ function toCanvas(factory: CanvasFactory, image: PdfjsImage): CanvasEntry | null
   const out = new Uint32Array(chunk.data.buffer, chunk.data.byteOffset, width * rows);
   for (let y = 0; y < height; y += rows) {
     const n = Math.min(rows, height - y);
-    if (kind === RGBA_32BPP) chunk.data.set(data.subarray(y * width * 4, (y + n) * width * 4));
+    if (kind === ImageKind.RGBA_32BPP) chunk.data.set(data.subarray(y * width * 4, (y + n) * width * 4));
     else for (let r = 0; r < n; r++) rgbRow(out, r * width, data, (y + r) * width * 3, width);
     // Rows past the picture's last (a short last chunk) fall outside the canvas, as pdfjs's do.
     entry.context.putImageData(chunk, 0, y);

@@ -61,7 +61,6 @@ export interface CanvasFactory {
   destroy(entry: CanvasEntry): void;
 }
 
-
 /** Text rendering modes: 3 paints nothing; the 4 bit (modes 4–7) adds the glyphs to the clip; 7 only does that. */
 export const INVISIBLE = 3;
 export const CLIP_ONLY = 7;
