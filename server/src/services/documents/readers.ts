@@ -51,10 +51,10 @@ export function tuneDocumentReaders(t: Partial<typeof tuning>) {
   Object.assign(tuning, t);
 }
 
-/** Loading pdfjs (and, from source, compiling the reader's TypeScript) on a busy machine. */
+/** Loading pdfjs (and, from source, bundling the reader's TypeScript) on a busy machine. */
 const START_TIMEOUT_MS = 60_000;
 // The production build (server/build.mjs) puts the compiled reader beside the server's bundle; from
-// source, reader-entry.mjs loads reader.ts through tsx.
+// source (tests), reader-entry.mjs bundles reader.ts the same way and runs it with plain Node.
 const COMPILED_READER = new URL('./reader.mjs', import.meta.url);
 const ENTRY = existsSync(COMPILED_READER) ? COMPILED_READER : new URL('./reader-entry.mjs', import.meta.url);
 
