@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const { outputFiles } = await build({
@@ -23,6 +23,7 @@ const { outputFiles } = await build({
   logLevel: 'warning',
 });
 const code = outputFiles[0].contents;
+await stop(); // esbuild's own service process is not kept beside the reader
 // Under node_modules, so its package imports resolve as the sources' do. Named by content: readers
 // starting at once (test files run in parallel) find the file written, or write the same bytes.
 const dir = path.join(root, 'node_modules/.cache/attesta-reader');
