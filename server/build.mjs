@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { newestMtime } from '../scripts/newest-mtime.mjs';
+import { BUNDLE_OPTIONS } from './bundle-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'dist/server');
@@ -26,7 +27,7 @@ function isStale() {
   const builtAt = Math.min(...built.map((f) => fs.statSync(f).mtimeMs));
   const sourcesAt = Math.max(
     ...['server/src', 'shared'].map((d) => newestMtime(path.join(root, d))),
-    ...['server/build.mjs', 'package.json'].map((f) => fs.statSync(path.join(root, f)).mtimeMs),
+    ...['server/build.mjs', 'server/bundle-options.mjs', 'package.json'].map((f) => fs.statSync(path.join(root, f)).mtimeMs),
   );
   return sourcesAt > builtAt;
 }
@@ -39,15 +40,10 @@ const result = await build({
   entryPoints: entries,
   outdir: out,
   outExtension: { '.js': '.mjs' },
-  bundle: true,
+  ...BUNDLE_OPTIONS,
   splitting: true,
   chunkNames: '[name]-[hash]',
   metafile: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  // Packages load from node_modules as under tsx: native addons, and files they find beside themselves.
-  packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -1,6 +1,6 @@
 // Entry of a document reader process run from source (readers.ts; the production build forks
 // dist/server/reader.mjs instead). The reader's TypeScript is bundled here with esbuild as
-// server/build.mjs bundles it (packages stay imports from node_modules) and imported by plain Node.
+// server/build.mjs bundles it (server/bundle-options.mjs) and imported by plain Node.
 // Through tsx's loader, pdfjs and pdf-lib were loaded through it too: a reader from source then held
 // ~220 MB of heap at rest against ~30 MB for the compiled one, under the same 256 MB limit, so tests
 // read documents with a seventh of the room production has (measured, --trace-gc).
@@ -9,17 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, stop } from 'esbuild';
+import { BUNDLE_OPTIONS } from '../../../bundle-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const { outputFiles } = await build({
   absWorkingDir: root,
   entryPoints: ['server/src/services/documents/reader.ts'],
-  bundle: true,
+  ...BUNDLE_OPTIONS,
   write: false,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
   logLevel: 'warning',
 });
 const code = outputFiles[0].contents;
@@ -36,7 +33,8 @@ if (!fs.existsSync(file)) {
   // Bundles of earlier sources go once nothing can still be starting from them.
   for (const old of fs.readdirSync(dir)) {
     const p = path.join(dir, old);
-    if (p !== file && Date.now() - fs.statSync(p, { throwIfNoEntry: false })?.mtimeMs > 10 * 60_000) fs.rmSync(p, { force: true });
+    const writtenAt = fs.statSync(p, { throwIfNoEntry: false })?.mtimeMs;
+    if (p !== file && writtenAt !== undefined && Date.now() - writtenAt > 10 * 60_000) fs.rmSync(p, { force: true });
   }
 }
 await import(pathToFileURL(file).href);
