@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { openDatabase } from './db';
+import { openDatabase, openPointReads } from './db';
 import { journalLandedTransactions } from './json-rpc/journal';
 import { TokenBuckets } from './lib/rate-limit';
 import type { Services } from './services';
@@ -53,7 +53,7 @@ export async function composeServices(config: Config): Promise<Services> {
     permanent: new PermanentStores(config),
     verdicts: new VerdictService({ db, chain }),
     // A cold verify in one read: verdicts by hash stored, kept honest by the database's triggers.
-    verdictStore: chain instanceof EmbeddedChain ? new VerdictStore({ db, chain }) : null,
+    verdictStore: chain instanceof EmbeddedChain ? new VerdictStore({ db, chain, reads: openPointReads(db, config.database) }) : null,
     walletTx: new WalletTransactions(chain),
     institutionLimiter: new InstitutionLimiter(config.institutions),
     devAccounts: loadDevAccounts(config),
@@ -117,5 +117,6 @@ export async function closeServices(services: Services): Promise<void> {
   await closeOcr(); // the OCR worker thread must not outlive the server
   await closeDocumentReaders(); // nor the document reader processes
   await services.chain.close();
+  await services.verdictStore?.close();
   await services.db.destroy();
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type CompiledQuery, type Migration, type MigrationProvider } from 'kysely';
+import type { PipelinedReads } from './postgres';
 import type { Database as DB } from './schema';
 import { GuardedSqliteDialect, GuardedSqliteKysely, TRANSACTION_GUARD } from './sqlite-guard';
 import * as m0001 from './migrations/2026-11-22T0700-initial';
@@ -129,6 +130,29 @@ export function keepStatements(sqlite: Database.Database, max = SQLITE_STATEMENT
  */
 function openPostgres(url: string, opts: { keepStatements?: boolean } = {}): Db {
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool: async () => (await import('./postgres')).postgresPool(url, opts) }) });
+}
+
+/** A single statement's rows, outside any transaction, on a hot path (the verdict store's lookup: compose.ts). */
+export interface PointReads {
+  rows<R>(query: CompiledQuery): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite: on the database's one connection. PostgreSQL: on one pipelined connection of their own
+ * (postgres.ts, PipelinedReads), on the pool whenever that connection cannot take them.
+ */
+export function openPointReads(db: Db, target: DatabaseTarget): PointReads {
+  const onDb = <R>(q: CompiledQuery) => db.executeQuery<R>(q).then((r) => r.rows as R[]);
+  if (target.kind === 'sqlite') return { rows: onDb, close: async () => undefined };
+  let pipelined: Promise<PipelinedReads> | null = null;
+  const open = () => (pipelined ??= import('./postgres').then((m) => new m.PipelinedReads(target.url)));
+  return {
+    rows: async <R>(q: CompiledQuery) => (await open()).rows<R>(q.sql, q.parameters, () => onDb<R>(q)),
+    close: async () => {
+      await (await pipelined)?.close();
+    },
+  };
 }
 
 /** postgres://user:secret@host/db → postgres://user:***@host/db (errors and logs never carry the password). */

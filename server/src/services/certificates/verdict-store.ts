@@ -2,6 +2,7 @@ import { PublicKey } from '@solana/web3.js';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { isPostgres } from '../../db/dialect';
+import type { PointReads } from '../../db';
 import type { Services } from '../index';
 import type { EmbeddedChain } from '../chain/embedded';
 import { chainPartOf, computeVerdict, verdictText, type StoredVerdicts } from './verdict';
@@ -50,20 +51,24 @@ export function expiredVerdicts(db: Kysely<Database>, now: number, limit: number
   return db.selectFrom('public_verdict').select('sha256').where('stale_at', '<', now).orderBy('stale_at').limit(limit);
 }
 
+type StoredRow = { body: string; stale_at: number | null };
+
 export class VerdictStore implements StoredVerdicts {
   private lookup: CompiledQuery;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
 
-  constructor(private readonly svc: Pick<Services, 'db'> & { chain: EmbeddedChain }) {
+  /** `reads`: where the lookup runs (compose.ts: a pipelined connection on PostgreSQL); else on `db`. */
+  constructor(private readonly svc: Pick<Services, 'db'> & { chain: EmbeddedChain; reads?: PointReads }) {
     // Compiled once: the hot path skips building and compiling the query (its one parameter is the hash).
     this.lookup = svc.db.selectFrom('public_verdict').select(['body', 'stale_at']).where('sha256', '=', '').compile();
   }
 
   /** The stored verdict of `sha256` for a request from `origin` (null: none, or its record has expired since). */
   async read(sha256: string, origin: string): Promise<string | null> {
-    const { rows } = await this.svc.db.executeQuery<{ body: string; stale_at: number | null }>({ ...this.lookup, parameters: [sha256] });
+    const query = { ...this.lookup, parameters: [sha256] };
+    const rows = this.svc.reads ? await this.svc.reads.rows<StoredRow>(query) : (await this.svc.db.executeQuery<StoredRow>(query)).rows;
     const r = rows[0];
     if (!r || (r.stale_at !== null && nowSeconds() > r.stale_at)) return null;
     return withOrigin(r.body, origin);
@@ -144,6 +149,11 @@ export class VerdictStore implements StoredVerdicts {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+  }
+
+  /** Releases its reads' connection (closeServices; lookups after it run on `db`). */
+  async close() {
+    await this.svc.reads?.close();
   }
 }
 
