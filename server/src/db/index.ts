@@ -146,10 +146,16 @@ export function openPointReads(db: Db, target: DatabaseTarget): PointReads {
   const onDb = <R>(q: CompiledQuery) => db.executeQuery<R>(q).then((r) => r.rows as R[]);
   if (target.kind === 'sqlite') return { rows: onDb, close: async () => undefined };
   let pipelined: Promise<PipelinedReads> | null = null;
-  const open = () => (pipelined ??= import('./postgres').then((m) => new m.PipelinedReads(target.url)));
+  let closed = false;
   return {
-    rows: async <R>(q: CompiledQuery) => (await open()).rows<R>(q.sql, q.parameters, () => onDb<R>(q)),
+    rows: async <R>(q: CompiledQuery) => {
+      if (closed) return onDb<R>(q);
+      const reads = await (pipelined ??= import('./postgres').then((m) => new m.PipelinedReads(target.url)));
+      return reads.rows<R>(q.sql, q.parameters, () => onDb<R>(q));
+    },
+    // After it, reads run on `db` (and open nothing).
     close: async () => {
+      closed = true;
       await (await pipelined)?.close();
     },
   };

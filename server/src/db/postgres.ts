@@ -82,14 +82,15 @@ export const PIPELINED_RETRY_MS = 1000;
  * together, and its answers arrive together (#15, fifteenth round: a cold verify on PostgreSQL took
  * ~25 % less of the server's CPU and ~40 % less of PostgreSQL's, and ran ~30 % more a second).
  *
- * Single statements outside any transaction only. Whatever goes wrong there (the connection cannot be
- * opened or is lost, a kept plan refused after another server's migration, a timeout, too many reads
- * waiting) the read is made on the pool instead, as before, and the connection is opened again after
- * PIPELINED_RETRY_MS. The read is a lookup: made twice, it answers the same.
+ * Single statements outside any transaction only. A read never waits for this connection: while it is
+ * not open (being opened in the background, or after a failure, for PIPELINED_RETRY_MS) and whenever it
+ * cannot take the read (lost, a kept plan refused after another server's migration, a timeout, too many
+ * reads waiting) the read is made on the pool, as before. The read is a lookup: made twice, it answers
+ * the same.
  */
 export class PipelinedReads {
   private client: pg.Client | null = null;
-  private connecting: Promise<pg.Client> | null = null;
+  private connecting: Promise<boolean> | null = null;
   private inFlight = 0;
   private downUntil = 0;
   private closed = false;
@@ -99,60 +100,73 @@ export class PipelinedReads {
 
   constructor(
     private readonly url: string,
-    private readonly opts: { maxInFlight?: number; retryMs?: number } = {},
+    private readonly opts: { maxInFlight?: number; retryMs?: number; connectTimeoutMs?: number } = {},
   ) {}
 
   /** The rows of `text` with `values`, on the pipelined connection or else from `onPool`. */
   async rows<R>(text: string, values: readonly unknown[], onPool: () => Promise<R[]>): Promise<R[]> {
-    if (this.closed || Date.now() < this.downUntil || this.inFlight >= (this.opts.maxInFlight ?? PIPELINED_MAX_IN_FLIGHT)) return onPool();
+    const client = this.client;
+    if (!client) {
+      if (!this.closed && Date.now() >= this.downUntil) void this.open();
+      return onPool();
+    }
+    if (this.inFlight >= (this.opts.maxInFlight ?? PIPELINED_MAX_IN_FLIGHT)) return onPool();
     this.inFlight++;
-    let client: pg.Client | null = this.client;
     try {
-      client ??= await (this.connecting ??= this.connect());
       this.holdWrites(client);
       return (await client.query({ name: statementName(text), text, values: values as unknown[] })).rows as R[];
-    } catch {
-      this.drop(client);
+    } catch (e) {
+      this.drop(client, e);
       return onPool();
     } finally {
       this.inFlight--;
     }
   }
 
+  /** Opens the connection unless it is open or being opened; true once it is open (reads open it themselves). */
+  open(): Promise<boolean> {
+    if (this.client) return Promise.resolve(true);
+    if (this.closed) return Promise.resolve(false);
+    return (this.connecting ??= this.connect().finally(() => (this.connecting = null)));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    const client = this.client ?? (await this.connecting?.catch(() => null));
+    await this.connecting;
+    const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
   }
 
-  private async connect(): Promise<pg.Client> {
+  private async connect(): Promise<boolean> {
     const client = new pg.Client({
       connectionString: this.url,
       pipeline: true,
       types: pgTypes,
-      connectionTimeoutMillis: 10_000,
+      // Reads go to the pool meanwhile, so a server slow to answer is given up on soon.
+      connectionTimeoutMillis: this.opts.connectTimeoutMs ?? 2000,
+      keepAlive: true,
       statement_timeout: 30_000,
       application_name: 'attesta',
     });
-    // A connection lost while idle must not crash the process: the next read opens another.
-    client.on('error', () => this.drop(client));
-    client.on('end', () => this.drop(client));
+    // A connection lost while idle must not crash the process: reads go to the pool, and it is opened again.
+    client.on('error', (e) => this.drop(client, e));
+    client.on('end', () => this.drop(client, null));
     try {
       await client.connect();
-      this.opened++;
     } catch (e) {
-      this.drop(null);
-      throw e;
-    } finally {
-      this.connecting = null;
+      // A connect refused part-way (authentication) can leave its socket open: closed here.
+      void client.end().catch(() => undefined);
+      this.drop(null, e);
+      return false;
     }
     if (this.closed) {
       await client.end().catch(() => undefined);
-      throw new Error('closed');
+      return false;
     }
+    this.opened++;
     this.client = client;
-    return client;
+    return true;
   }
 
   /**
@@ -173,10 +187,15 @@ export class PipelinedReads {
     });
   }
 
-  /** `client` failed (null: it could not be opened): the pool takes the reads for a while. */
-  private drop(client: pg.Client | null) {
+  /**
+   * The connection failed (`client` null: it could not be opened): the pool takes the reads for
+   * PIPELINED_RETRY_MS, and it is said once. An earlier connection's late failure changes nothing.
+   */
+  private drop(client: pg.Client | null, e: unknown) {
+    if (client && client !== this.client) return;
+    if (!this.closed && (e || client)) console.warn(`verdict lookups: ${client ? 'connection dropped' : 'cannot connect'}${e ? ` (${(e as Error).message})` : ''}; on the pool for ${this.opts.retryMs ?? PIPELINED_RETRY_MS} ms`);
     this.downUntil = Date.now() + (this.opts.retryMs ?? PIPELINED_RETRY_MS);
-    if (client && this.client === client) {
+    if (client) {
       this.client = null;
       void client.end().catch(() => undefined);
     }
