@@ -133,10 +133,15 @@ describe(`fair verification queue (${testDbKind()})`, () => {
     const s2 = new VerificationQueue(db, {}, 'server-2');
     for (const c of a.certs) await s1.enqueue(c);
 
-    // Eight claims racing on two "servers", cap 2: exactly two of A's jobs run.
+    // Eight claims racing on two "servers", cap 2: never more than two of A's jobs run. A claim that
+    // meets another claiming for the same holder skips that holder this time (queue.ts), so how many of
+    // the racers get one depends on timing (one or two); claims after the race bring it to exactly two.
     const claims = await Promise.all([s1, s2, s1, s2, s1, s2, s1, s2].map((q) => q.claim(Date.now(), { perHolder: 2 })));
-    const got = claims.filter((j) => j !== null);
-    expect(got).toHaveLength(2);
+    const got: (typeof claims)[number][] = claims.filter((j) => j !== null);
+    expect(got.length).toBeGreaterThanOrEqual(1);
+    expect(got.length).toBeLessThanOrEqual(2);
+    if (got.length < 2) got.push(await s2.claim(Date.now(), { perHolder: 2 }));
+    expect(got.every((j) => j !== null)).toBe(true);
     expect(new Set(got.map((j) => j!.certificate_id)).size).toBe(2);
     expect(await s1.claim(Date.now(), { perHolder: 2 })).toBeNull();
 
