@@ -75,6 +75,25 @@ describe.runIf(testDbKind() === 'postgres')('PostgreSQL point reads on one pipel
     }
   });
 
+  it('reads that fail in the middle of a pipeline: every read still gets its own rows, the failed ones from the pool', async () => {
+    const reads = new PipelinedReads(url, { retryMs: 0 });
+    try {
+      expect(await reads.open()).toBe(true);
+      const [{ pid }] = await read(reads, ECHO, 'open');
+      pooled = 0;
+      // Fails (division by zero) on the pipelined connection for 'b' and 'd' only; anywhere else it answers.
+      const failsThere = `select $1::text as v, pg_backend_pid() as pid where 1 / (case when pg_backend_pid() = ${pid} and $1::text in ('b', 'd') then 0 else 1 end) = 1`;
+      const values = ['a', 'b', 'c', 'd', 'e'];
+      const rows = await Promise.all(values.map((v) => read(reads, failsThere, v)));
+      expect(rows.map((r) => r.map((x) => x.v))).toEqual(values.map((v) => [v]));
+      const fromPool = values.filter((_, i) => rows[i][0].pid !== pid);
+      expect(fromPool).toEqual(expect.arrayContaining(['b', 'd']));
+      expect(pooled).toBe(fromPool.length);
+    } finally {
+      await reads.close();
+    }
+  });
+
   it('a read never waits for the connection to open: the pool answers it, and the connection opens meanwhile', async () => {
     const reads = new PipelinedReads(url);
     try {
