@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../db/dialect';
 import { DomainError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { ChainError, type ChainReceipt } from '../chain';
-import { FileRejectedError, inspectUpload, safeFileName, sha256Hex, toPdf } from '../files/index.js';
+import { FileRejectedError, inspectUpload, rememberCheckedPdf, safeFileName, sha256Hex, toPdf } from '../files/index.js';
 import { checkDailyAnchors, lockAnchorsOf, reserveCreation, type CreationContext } from './limits';
 import { AWAITING_VERIFICATION, NO_INSTITUTION, claimsOf, insertCertificate, liveRowOfSha256, updateCertificate } from '../../db/certificates';
 import { reconcileCertificate } from '../chain-sync/reconcile';
@@ -54,7 +54,10 @@ export async function readCertificateFile(file: File): Promise<{ pdf: Uint8Array
       throw e;
     }
   }
-  return { pdf, sha256: sha256Hex(pdf), originalSha256: info.type === 'pdf' ? null : sha256Hex(bytes), originalMime: info.type === 'pdf' ? null : info.mime };
+  const sha256 = sha256Hex(pdf);
+  // The document reader will read these bytes next: it need not measure and parse them again.
+  if (info.pdf) rememberCheckedPdf(sha256, info.pdf);
+  return { pdf, sha256, originalSha256: info.type === 'pdf' ? null : sha256Hex(bytes), originalMime: info.type === 'pdf' ? null : info.mime };
 }
 
 const conflict = (message: string) => new DomainError('CONFLICT', message);

@@ -1,4 +1,5 @@
 import { PDF_STREAM_LIMITS, type PdfStreamLimits } from '../files/pdf-streams.js';
+import type { CheckedPdf } from '../files/rejection.js';
 import { OcrTimeoutError, recognizeText, type RawImage } from '../ocr/index.js';
 import { READER_HEAP_MB, readInReader } from './readers.js';
 import { HIDDEN_MARK, normaliseText, textNames, textNamesFuzzy, textNamesPerson } from './text.js';
@@ -83,6 +84,8 @@ export interface CheckDocumentOptions {
    * + 8 s). Past any of them: DocumentUnreadableError saying the document is too complex/large.
    */
   limits?: { heapMb?: number; streams?: Partial<PdfStreamLimits>; timeMs?: number };
+  /** What the upload's checks found of these very bytes (files/checked-pdfs.ts), so the reader need not find it again. */
+  checkedAtUpload?: CheckedPdf;
 }
 
 export const TEXT_PREVIEW_CHARS = 2000;
@@ -135,6 +138,7 @@ export async function checkDocument(
     streamLimits: { ...PDF_STREAM_LIMITS, ...opts.limits?.streams },
     claims: [claims.title, claims.institution_name, claims.program_name, claims.holder_name ?? ''],
     heapMb: opts.limits?.heapMb ?? READER_HEAP_MB,
+    ...(opts.checkedAtUpload ? { checkedAtUpload: opts.checkedAtUpload } : {}),
     ...(opts.limits?.timeMs !== undefined ? { timeLimitMs: opts.limits.timeMs } : {}),
   });
 

@@ -8,6 +8,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } fr
 import { PDFDateString, VerbosityLevel, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { latin1, measurePdfStreams, type PdfStreamLimits } from '../files/pdf-streams.js';
+import type { CheckedPdf } from '../files/rejection.js';
 import { OcrTimeoutError, type RawImage } from '../ocr/types.js';
 import { DocumentUnreadableError, UNREADABLE } from './errors.js';
 import { installOneCallInflate } from './inflate.js';
@@ -29,6 +30,12 @@ export interface ReadOptions {
    * pages are not read (nothing on them could change the comparison), so they are not drawn either.
    */
   claims?: string[];
+  /**
+   * What the upload's checks found of these very bytes (files/checked-pdfs.ts): when they measured
+   * the streams against limits no looser than `streamLimits`, the streams are not measured again and
+   * the structure is not parsed again (it carries no script, launch action or attachment).
+   */
+  checkedAtUpload?: CheckedPdf;
 }
 
 export interface PdfInfo {
@@ -93,10 +100,11 @@ const THIN_TEXT_LETTERS = 10;
 export async function readPdf(bytes: Uint8Array, opts: ReadOptions, hooks: ReadHooks): Promise<ReadResult> {
   // Budgets count this reader's CPU time (cpu-clock.ts): a busy machine does not cut a reading short.
   const deadline = cpuMs() + opts.timeoutMs;
-  // Decompression bombs: measured (never held) before pdf-lib or pdfjs decode anything.
+  // Decompression bombs: measured (never held) before pdf-lib or pdfjs decode anything, here or at upload.
   const unlimited = opts.streamLimits.maxDecodedBytes === Infinity && opts.streamLimits.maxImageBytes === Infinity;
+  const checked = opts.checkedAtUpload && noLooser(opts.checkedAtUpload.streamLimits, opts.streamLimits) ? opts.checkedAtUpload : null;
   const raw = latin1(bytes); // one copy for the stream measure and the raw-byte scan
-  const streams = unlimited ? { over: null } : await measurePdfStreams(bytes, opts.streamLimits, raw);
+  const streams = unlimited || checked ? { over: null } : await measurePdfStreams(bytes, opts.streamLimits, raw);
   if (streams.over) {
     const limit = streams.over === 'images' ? opts.streamLimits.maxImageBytes : opts.streamLimits.maxDecodedBytes;
     throw new DocumentUnreadableError(UNREADABLE.tooLarge(Math.round(limit / 1024 / 1024)));
@@ -105,12 +113,14 @@ export async function readPdf(bytes: Uint8Array, opts: ReadOptions, hooks: ReadH
   const signals = new Set<string>(scanRawBytes(raw));
   // pdf-lib parses every object (yielding between batches); abandon it past the budget.
   let stopBudget: (() => void) | undefined;
-  const structure = await Promise.race([
-    scanStructure(bytes),
-    new Promise<string[]>((r) => {
-      stopBudget = onCpuDeadline(deadline, () => r(['The PDF is too complex to inspect fully for scripts and attachments.']));
-    }),
-  ]).finally(() => stopBudget?.());
+  const structure = checked
+    ? checked.encrypted ? [ENCRYPTED] : [] // what scanStructure finds in a PDF the upload accepted
+    : await Promise.race([
+        scanStructure(bytes),
+        new Promise<string[]>((r) => {
+          stopBudget = onCpuDeadline(deadline, () => r(['The PDF is too complex to inspect fully for scripts and attachments.']));
+        }),
+      ]).finally(() => stopBudget?.());
   for (const s of structure) signals.add(s);
 
   const read = await extractText(bytes, opts, deadline, hooks);
@@ -210,6 +220,16 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
   }
 }
 
+const ENCRYPTED = 'The PDF is encrypted.';
+
+/**
+ * What passed `measured` passes `limits`: each budget at most as large, and images told apart the same
+ * way (the pixel bound decides which streams count as images, so it must be the same).
+ */
+function noLooser(measured: PdfStreamLimits, limits: PdfStreamLimits): boolean {
+  return measured.maxDecodedBytes <= limits.maxDecodedBytes && measured.maxImageBytes <= limits.maxImageBytes && measured.maxImagePixels === limits.maxImagePixels;
+}
+
 /** A page whose text was read gets this long past the text budget to be drawn (the reader gives up at + 5 s). */
 const DRAW_GRACE_MS = 3000;
 
@@ -271,7 +291,7 @@ function scanRawBytes(raw: string): string[] {
   if (updates > 0) {
     signals.push(`Changed after it was first saved (${updates} incremental update${updates === 1 ? '' : 's'}).`);
   }
-  if (/\/Encrypt\s*(\d+\s+\d+\s+R|<<)/.test(raw)) signals.push('The PDF is encrypted.');
+  if (/\/Encrypt\s*(\d+\s+\d+\s+R|<<)/.test(raw)) signals.push(ENCRYPTED);
   if (/\/(JavaScript|JS)\b/.test(raw)) signals.push('Contains JavaScript.');
   if (/\/(EmbeddedFiles?)\b/.test(raw)) signals.push('Contains embedded files.');
   return signals;
@@ -292,7 +312,7 @@ async function scanStructure(bytes: Uint8Array): Promise<string[]> {
     return [];
   }
   const signals: string[] = [];
-  if (doc.isEncrypted) signals.push('The PDF is encrypted.');
+  if (doc.isEncrypted) signals.push(ENCRYPTED);
   const found = { js: false, embedded: false, launch: false };
   const JS = PDFName.of('JS');
   const S = PDFName.of('S');

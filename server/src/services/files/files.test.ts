@@ -2,7 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { makeEncryptedPdf, makeImage, makePdf, makePngBomb } from '../../../test/fixtures/files.js';
-import { FileRejectedError, inspectUpload, pageSizeFor, sanitizePhoto, sha256Hex, stripJpegMetadata, toPdf } from './index.js';
+import { FileRejectedError, inspectUpload, pageSizeFor, PDF_STREAM_LIMITS, sanitizePhoto, sha256Hex, stripJpegMetadata, toPdf } from './index.js';
 
 async function rejection(p: Promise<unknown>): Promise<FileRejectedError> {
   try {
@@ -17,13 +17,16 @@ async function rejection(p: Promise<unknown>): Promise<FileRejectedError> {
 describe('inspectUpload', () => {
   it('accepts each certificate type by its bytes', async () => {
     const pdf = await makePdf();
-    expect(await inspectUpload(pdf, { kind: 'certificate' })).toEqual({ type: 'pdf', mime: 'application/pdf', size: pdf.length });
+    // With what its checks found of it (the document reader takes that instead of finding it again).
+    expect(await inspectUpload(pdf, { kind: 'certificate' })).toEqual({ type: 'pdf', mime: 'application/pdf', size: pdf.length, pdf: { streamLimits: PDF_STREAM_LIMITS, encrypted: false } });
+    expect((await inspectUpload(await makeEncryptedPdf({ userPassword: '' }), { kind: 'certificate' })).pdf?.encrypted).toBe(true);
     for (const f of ['png', 'jpeg', 'webp'] as const) {
       const img = await makeImage(f);
       const r = await inspectUpload(img, { kind: 'certificate' });
       expect(r.type).toBe(f);
       expect(r.mime).toBe(`image/${f}`);
       expect(r.size).toBe(img.length);
+      expect(r.pdf).toBeUndefined();
     }
   });
 

@@ -1,7 +1,7 @@
 /**
  * Files: checks uploads by their bytes and turns certificate images into PDFs.
  *
- * - `inspectUpload(bytes, {kind})` → `{type, mime, size}` or throws `FileRejectedError`
+ * - `inspectUpload(bytes, {kind})` → `{type, mime, size, pdf?}` or throws `FileRejectedError`
  *   (`.code`: empty | too_large | unsupported_type | corrupt | too_many_pixels | password_protected |
  *   active_content | too_many_pages | too_complex; `.message` is for users, saying what to fix).
  *   Certificates: PDF, JPG/JPEG, PNG, WEBP, ≤ 10 MB, images ≤ 40 Mpx. Photos: JPG, PNG, GIF, WEBP, ≤ 2 MB, ≤ 4096 × 4096.
@@ -15,6 +15,8 @@
  * - `contentDisposition(kind, name)` → a header value that is always valid (ASCII fallback + RFC 5987).
  * - `toPdf(bytes, type)` → deterministic one-page PDF (same image, same bytes, same hash).
  * - `sha256Hex(bytes)` → lowercase hex.
+ * - `rememberCheckedPdf(sha256, facts)` / `checkedPdf(sha256)` → what a certificate PDF's upload checks
+ *   found (`inspectUpload(…).pdf`), kept by hash for the document reader (bounded).
  * - `sanitizePhoto(bytes, type)` → the profile photo without EXIF/GPS, rotation applied.
  */
 export {
@@ -33,9 +35,11 @@ export {
   type FileType,
   type ImageType,
   type InspectedFile,
+  type CheckedPdf,
   type FileRejectionCode,
 } from './inspect.js';
 export { toPdf, pageSizeFor, stripJpegMetadata } from './to-pdf.js';
+export { checkedPdf, rememberCheckedPdf, CHECKED_PDFS_KEPT } from './checked-pdfs.js';
 export { measurePdfStreams, PDF_STREAM_LIMITS, type PdfStreamLimits, type PdfStreamMeasure } from './pdf-streams.js';
 export { sanitizePhoto } from './photo.js';
 export { safeFileName, contentDisposition } from './names.js';

@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, PDFDocument, PDFInvalidObject, PDFName, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
 import { measurePdfStreams, PDF_STREAM_LIMITS } from './pdf-streams.js';
-import { corrupt, FileRejectedError, MAX_PDF_PAGES } from './rejection.js';
+import { corrupt, FileRejectedError, MAX_PDF_PAGES, type CheckedPdf } from './rejection.js';
 
 // The PDF checks of an upload: it parses completely, has no active content (JavaScript, launch
 // actions, attached files), a bounded page tree without loops, and no decompression bomb.
@@ -10,7 +10,8 @@ const MAX_PDF_NESTING = 100;
 /** Incremental saves each add a cross-reference section; more than this is not a certificate. */
 const MAX_XREF_SECTIONS = 1000;
 
-export async function checkPdf(bytes: Uint8Array): Promise<void> {
+/** Refuses what a certificate PDF may not be; what it found of one it accepts (CheckedPdf). */
+export async function checkPdf(bytes: Uint8Array): Promise<CheckedPdf> {
   // pdf-lib recovers objects from damaged files, so it alone would accept a truncated PDF:
   // a complete file ends with the %%EOF marker (allowing trailing whitespace/junk).
   const tail = Buffer.from(bytes.buffer, bytes.byteOffset + Math.max(0, bytes.length - 1024), Math.min(bytes.length, 1024)).toString('latin1');
@@ -61,6 +62,7 @@ export async function checkPdf(bytes: Uint8Array): Promise<void> {
   if (doc.isEncrypted && (await needsOpenPassword(bytes))) {
     throw new FileRejectedError('password_protected', 'This PDF is password-protected. Please upload a copy that opens without a password.');
   }
+  return { streamLimits: PDF_STREAM_LIMITS, encrypted: doc.isEncrypted };
 }
 
 function tooComplex(over: 'decoded' | 'images'): FileRejectedError {

@@ -25,6 +25,7 @@ export {
   type FileRejectionCode,
   type FileType,
   type ImageType,
+  type CheckedPdf,
   type InspectedFile,
   type UploadKind,
 } from './rejection.js';
@@ -106,7 +107,7 @@ export async function inspectUpload(bytes: Uint8Array, opts: { kind: UploadKind 
   if (!ACCEPTED[kind].includes(type)) {
     throw unsupported(kind, type === 'pdf' ? 'a PDF' : `a ${type.toUpperCase()} image`);
   }
-  if (type === 'pdf') await (await pdfChecks()).checkPdf(bytes);
-  else await checkImage(bytes, type, kind);
+  if (type === 'pdf') return { type, mime: MIME_BY_TYPE[type], size: bytes.length, pdf: await (await pdfChecks()).checkPdf(bytes) };
+  await checkImage(bytes, type, kind);
   return { type, mime: MIME_BY_TYPE[type], size: bytes.length };
 }

@@ -1,5 +1,6 @@
 // What the files service refuses and why: the kinds of upload, the limits, and the error whose
 // message is written for the person who uploaded the file.
+import type { PdfStreamLimits } from './pdf-streams.js';
 
 export type UploadKind = 'certificate' | 'photo';
 export type FileType = 'pdf' | 'png' | 'jpeg' | 'webp' | 'gif';
@@ -9,6 +10,18 @@ export interface InspectedFile {
   type: FileType;
   mime: string;
   size: number;
+  /** A PDF: what its checks found (the document reader may take it instead of finding it again). */
+  pdf?: CheckedPdf;
+}
+
+/**
+ * What the upload's PDF checks established of these bytes: every stream decodes within
+ * `streamLimits`, and pdf-lib parsed a structure with no script, launch action or attached file
+ * (those are refused), encrypted or not.
+ */
+export interface CheckedPdf {
+  streamLimits: PdfStreamLimits;
+  encrypted: boolean;
 }
 
 export type FileRejectionCode =

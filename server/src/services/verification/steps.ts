@@ -4,7 +4,7 @@ import { ReasonCode } from '../../../../shared/program/reasons';
 import type { CertificateRow } from '../../db/schema';
 import { checkDocument, DocumentUnreadableError, type ClaimField } from '../documents/index.js';
 import { sameInstitution } from '../issuers/names';
-import { sha256Hex } from '../files/index.js';
+import { checkedPdf, sha256Hex } from '../files/index.js';
 import type { Services } from '../index';
 import { mismatchReason } from './claims';
 
@@ -81,10 +81,18 @@ export const CHECKS: { [K in CheckStep]: { run: (job: JobFacts) => Promise<NonNu
 /** The checks in VERIFICATION_STEPS order. */
 export const CHECK_ORDER: readonly CheckStep[] = VERIFICATION_STEPS.filter((s): s is CheckStep => s in CHECKS);
 
+/** The SHA-256 of a run's file, hashed once for the steps that need it (file() hands each the same bytes). */
+const hashes = new WeakMap<Uint8Array, string>();
+function hashOf(bytes: Uint8Array): string {
+  let hex = hashes.get(bytes);
+  if (hex === undefined) hashes.set(bytes, (hex = sha256Hex(bytes)));
+  return hex;
+}
+
 async function hashStep({ cert, file, record }: JobFacts): Promise<HashStepResult> {
   const bytes = await file();
   if (!bytes) return { status: 'failed', message: 'The stored certificate file is missing.', reasonCode: ReasonCode.HashMismatch };
-  const actual = sha256Hex(bytes);
+  const actual = hashOf(bytes);
   if (actual !== cert.sha256) {
     return { status: 'failed', message: 'The stored file does not match the hash recorded on chain.', reasonCode: ReasonCode.HashMismatch, expected_sha256: cert.sha256, actual_sha256: actual };
   }
@@ -105,7 +113,9 @@ async function documentStep({ cert, file, holderName }: JobFacts): Promise<Docum
     return { status: 'failed', message: HOLDER_NAME_MISSING, reasonCode: ReasonCode.ContentMismatch, missing: ['holder'], holder_name: '' };
   }
   try {
-    const r = await checkDocument(bytes, { title: cert.title, institution_name: cert.institution_name, program_name: cert.program_name, holder_name: name });
+    // Keyed by the hash of the bytes read here, not the row's: facts of other bytes never apply.
+    const checkedAtUpload = checkedPdf(hashOf(bytes));
+    const r = await checkDocument(bytes, { title: cert.title, institution_name: cert.institution_name, program_name: cert.program_name, holder_name: name }, checkedAtUpload ? { checkedAtUpload } : {});
     const missing = CLAIM_FIELDS.filter((field) => !r.textMatches[field]);
     const base = { page_count: r.pageCount, producer: r.producer ?? null, tamper_signals: r.tamperSignals, text_matches: r.textMatches, text_source: r.textSource, ocr_confidence: r.ocrConfidence ?? null, ocr_ms: r.ocrMs ?? null, holder_name: name };
     if (!r.text.trim()) {
