@@ -7,12 +7,13 @@ import { dirname, join } from 'node:path';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
 import { PDFDateString, VerbosityLevel, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/api';
-import { latin1, measurePdfStreams, type PdfStreamLimits } from '../files/pdf-streams.js';
+import { measurePdfStreams, type PdfStreamLimits } from '../files/pdf-streams.js';
 import type { CheckedPdf } from '../files/rejection.js';
 import { OcrTimeoutError, type RawImage } from '../ocr/types.js';
 import { DocumentUnreadableError, UNREADABLE } from './errors.js';
 import { installOneCallInflate } from './inflate.js';
 import { largestPageImage } from './page-image.js';
+import { ENCRYPTED, scanRawBytes } from './raw-scan.js';
 import { HIDDEN_MARK, normaliseText, textNames } from './text.js';
 import { PageNotDrawnError, visibleText } from './visible.js';
 
@@ -103,14 +104,13 @@ export async function readPdf(bytes: Uint8Array, opts: ReadOptions, hooks: ReadH
   // Decompression bombs: measured (never held) before pdf-lib or pdfjs decode anything, here or at upload.
   const unlimited = opts.streamLimits.maxDecodedBytes === Infinity && opts.streamLimits.maxImageBytes === Infinity;
   const checked = opts.checkedAtUpload && noLooser(opts.checkedAtUpload.streamLimits, opts.streamLimits) ? opts.checkedAtUpload : null;
-  const raw = latin1(bytes); // one copy for the stream measure and the raw-byte scan
-  const streams = unlimited || checked ? { over: null } : await measurePdfStreams(bytes, opts.streamLimits, raw);
+  const streams = unlimited || checked ? { over: null } : await measurePdfStreams(bytes, opts.streamLimits);
   if (streams.over) {
     const limit = streams.over === 'images' ? opts.streamLimits.maxImageBytes : opts.streamLimits.maxDecodedBytes;
     throw new DocumentUnreadableError(UNREADABLE.tooLarge(Math.round(limit / 1024 / 1024)));
   }
 
-  const signals = new Set<string>(scanRawBytes(raw));
+  const signals = new Set<string>(scanRawBytes(bytes));
   // pdf-lib parses every object (yielding between batches); abandon it past the budget.
   let stopBudget: (() => void) | undefined;
   const structure = checked
@@ -220,8 +220,6 @@ async function extractText(bytes: Uint8Array, opts: ReadOptions, deadline: numbe
   }
 }
 
-const ENCRYPTED = 'The PDF is encrypted.';
-
 /**
  * What passed `measured` passes `limits`: each budget at most as large, and images told apart the same
  * way (the pixel bound decides which streams count as images, so it must be the same).
@@ -277,30 +275,6 @@ async function pageImages(doc: PDFDocumentProxy, pages: number, timeoutMs: numbe
     }
   }
   return { images, startedAt, ...(note ? { note } : {}) };
-}
-
-/** Incremental updates and encryption are visible in the raw bytes even when objects are compressed. */
-/** `raw`: the file as latin1 (pdf-streams.ts latin1). */
-function scanRawBytes(raw: string): string[] {
-  const signals: string[] = [];
-  const eofs = count(raw, '%%EOF');
-  const startxrefs = count(raw, 'startxref');
-  // A linearized ("fast web view") file legitimately has two sections.
-  const linearized = /\/Linearized\b/.test(raw.slice(0, 2048));
-  const updates = Math.max(eofs, startxrefs) - (linearized ? 2 : 1);
-  if (updates > 0) {
-    signals.push(`Changed after it was first saved (${updates} incremental update${updates === 1 ? '' : 's'}).`);
-  }
-  if (/\/Encrypt\s*(\d+\s+\d+\s+R|<<)/.test(raw)) signals.push(ENCRYPTED);
-  if (/\/(JavaScript|JS)\b/.test(raw)) signals.push('Contains JavaScript.');
-  if (/\/(EmbeddedFiles?)\b/.test(raw)) signals.push('Contains embedded files.');
-  return signals;
-}
-
-function count(haystack: string, needle: string): number {
-  let n = 0;
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n++;
-  return n;
 }
 
 /** Walks every object pdf-lib parsed (including those inside compressed object streams). */
