@@ -55,7 +55,7 @@ export async function readCertificateFile(file: File): Promise<{ pdf: Uint8Array
     }
   }
   const sha256 = sha256Hex(pdf);
-  // The document reader will read these bytes next: it need not measure and parse them again.
+  // The document reader will read these bytes next: it need not measure their streams again.
   if (info.pdf) rememberCheckedPdf(sha256, info.pdf);
   return { pdf, sha256, originalSha256: info.type === 'pdf' ? null : sha256Hex(bytes), originalMime: info.type === 'pdf' ? null : info.mime };
 }

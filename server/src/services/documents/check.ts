@@ -84,7 +84,7 @@ export interface CheckDocumentOptions {
    * + 8 s). Past any of them: DocumentUnreadableError saying the document is too complex/large.
    */
   limits?: { heapMb?: number; streams?: Partial<PdfStreamLimits>; timeMs?: number };
-  /** What the upload's checks found of these very bytes (files/checked-pdfs.ts), so the reader need not find it again. */
+  /** What the upload's checks measured of these very bytes (files/checked-pdfs.ts), so the reader need not measure it again. */
   checkedAtUpload?: CheckedPdf;
 }
 

@@ -31,7 +31,9 @@
  * the reader count its CPU time, cpu-clock.ts); past any of them the
  * reader is killed and the document is unreadable (too complex to read). Streams that decode to more
  * than the upload limits (services/files PDF_STREAM_LIMITS: 50 MB, images apart) are refused before
- * any parser decodes them. `closeDocumentReaders()` ends the readers (shutdown).
+ * any parser decodes them. Option `checkedAtUpload` (what the upload's checks measured of these very
+ * bytes, services/files `checkedPdf(sha256)`): streams measured there under limits no looser than the
+ * reader's are not measured again. `closeDocumentReaders()` ends the readers (shutdown).
  */
 export {
   checkDocument,

@@ -4,8 +4,8 @@
 // A reader process gives pdfjs a DecompressionStream that gathers the input and inflates it in one
 // call at the end. It is installed only where pdfjs runs (read.ts: reader processes and their tests).
 //
-// What goes in has been measured first (measurePdfStreams in read.ts: decompression bombs are refused
-// before pdfjs decodes anything); the output is capped as well, so that nothing here can be made to
+// What goes in has been measured first (measurePdfStreams, in read.ts or for these very bytes at
+// upload: decompression bombs are refused before pdfjs decodes anything); the output is capped as well, so that nothing here can be made to
 // hold more than the largest stream a read may decode. Errors are those of the stream it replaces:
 // corrupt or truncated data errors the readable side, and pdfjs falls back to its own decoder.
 import { inflateRawSync, inflateSync, gunzipSync, type ZlibOptions } from 'node:zlib';

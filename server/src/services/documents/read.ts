@@ -32,9 +32,8 @@ export interface ReadOptions {
    */
   claims?: string[];
   /**
-   * What the upload's checks found of these very bytes (files/checked-pdfs.ts): when they measured
-   * the streams against limits no looser than `streamLimits`, the streams are not measured again and
-   * the structure is not parsed again (it carries no script, launch action or attachment).
+   * What the upload's checks measured of these very bytes (files/checked-pdfs.ts): when they measured
+   * the streams against limits no looser than `streamLimits`, the streams are not measured again.
    */
   checkedAtUpload?: CheckedPdf;
 }
@@ -99,28 +98,28 @@ const THIN_TEXT_LETTERS = 10;
 
 /** Reads `bytes`; throws DocumentUnreadableError when it cannot be opened or is too large to read. */
 export async function readPdf(bytes: Uint8Array, opts: ReadOptions, hooks: ReadHooks): Promise<ReadResult> {
-  // Budgets count this reader's CPU time (cpu-clock.ts): a busy machine does not cut a reading short.
-  const deadline = cpuMs() + opts.timeoutMs;
   // Decompression bombs: measured (never held) before pdf-lib or pdfjs decode anything, here or at upload.
   const unlimited = opts.streamLimits.maxDecodedBytes === Infinity && opts.streamLimits.maxImageBytes === Infinity;
-  const checked = opts.checkedAtUpload && noLooser(opts.checkedAtUpload.streamLimits, opts.streamLimits) ? opts.checkedAtUpload : null;
-  const streams = unlimited || checked ? { over: null } : await measurePdfStreams(bytes, opts.streamLimits);
+  const measured = opts.checkedAtUpload && noLooser(opts.checkedAtUpload.streamLimits, opts.streamLimits);
+  const streams = unlimited || measured ? { over: null } : await measurePdfStreams(bytes, opts.streamLimits);
   if (streams.over) {
     const limit = streams.over === 'images' ? opts.streamLimits.maxImageBytes : opts.streamLimits.maxDecodedBytes;
     throw new DocumentUnreadableError(UNREADABLE.tooLarge(Math.round(limit / 1024 / 1024)));
   }
+  // Budgets count this reader's CPU time (cpu-clock.ts): a busy machine does not cut a reading short.
+  // They are for the structure and the text, and start after the measure, so that a document reads the
+  // same whether its streams were measured here or at upload.
+  const deadline = cpuMs() + opts.timeoutMs;
 
   const signals = new Set<string>(scanRawBytes(bytes));
   // pdf-lib parses every object (yielding between batches); abandon it past the budget.
   let stopBudget: (() => void) | undefined;
-  const structure = checked
-    ? checked.encrypted ? [ENCRYPTED] : [] // what scanStructure finds in a PDF the upload accepted
-    : await Promise.race([
-        scanStructure(bytes),
-        new Promise<string[]>((r) => {
-          stopBudget = onCpuDeadline(deadline, () => r(['The PDF is too complex to inspect fully for scripts and attachments.']));
-        }),
-      ]).finally(() => stopBudget?.());
+  const structure = await Promise.race([
+    scanStructure(bytes),
+    new Promise<string[]>((r) => {
+      stopBudget = onCpuDeadline(deadline, () => r(['The PDF is too complex to inspect fully for scripts and attachments.']));
+    }),
+  ]).finally(() => stopBudget?.());
   for (const s of structure) signals.add(s);
 
   const read = await extractText(bytes, opts, deadline, hooks);

@@ -1,9 +1,10 @@
-// Certificate PDFs whose upload checks passed on this server, by SHA-256, with what the checks found
-// (CheckedPdf). The document reader reads the same bytes moments later and would measure every
-// stream and parse the structure again (~4–7 ms of a 1 MB certificate's read, #15): given these facts
-// it does not. They are facts about the bytes, whoever uploaded them, so the key is the hash of the
-// bytes the reader is sent. A miss (another server took the job, a restart, an old upload) only means
-// the reader finds them itself, as it always did.
+// Certificate PDFs whose upload checks passed on this server, by SHA-256, with what the checks
+// measured (CheckedPdf: every stream decodes within the limits). The document reader reads the same
+// bytes moments later and would measure every stream again (~3 ms of CPU, most of it zlib in the
+// thread pool, for a 1 MB certificate, #15): given the fact it does not. It is a fact about the bytes,
+// whoever uploaded them, so the key is the hash of the bytes the reader is sent; a measure has no
+// budget that could cut it short, so a miss (another server took the job, a restart, an old upload)
+// only means the reader measures again and comes to the same answer.
 import type { CheckedPdf } from './rejection.js';
 
 /** Uploads remembered at most (~200 bytes each): far more than are read in the minutes after their upload. */

@@ -16,7 +16,7 @@
  * - `toPdf(bytes, type)` → deterministic one-page PDF (same image, same bytes, same hash).
  * - `sha256Hex(bytes)` → lowercase hex.
  * - `rememberCheckedPdf(sha256, facts)` / `checkedPdf(sha256)` → what a certificate PDF's upload checks
- *   found (`inspectUpload(…).pdf`), kept by hash for the document reader (bounded).
+ *   measured (`inspectUpload(…).pdf`), kept by hash for the document reader (bounded).
  * - `sanitizePhoto(bytes, type)` → the profile photo without EXIF/GPS, rotation applied.
  */
 export {

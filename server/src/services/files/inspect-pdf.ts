@@ -10,7 +10,7 @@ const MAX_PDF_NESTING = 100;
 /** Incremental saves each add a cross-reference section; more than this is not a certificate. */
 const MAX_XREF_SECTIONS = 1000;
 
-/** Refuses what a certificate PDF may not be; what it found of one it accepts (CheckedPdf). */
+/** Refuses what a certificate PDF may not be; what it measured of one it accepts (CheckedPdf). */
 export async function checkPdf(bytes: Uint8Array): Promise<CheckedPdf> {
   // pdf-lib recovers objects from damaged files, so it alone would accept a truncated PDF:
   // a complete file ends with the %%EOF marker (allowing trailing whitespace/junk).
@@ -62,7 +62,7 @@ export async function checkPdf(bytes: Uint8Array): Promise<CheckedPdf> {
   if (doc.isEncrypted && (await needsOpenPassword(bytes))) {
     throw new FileRejectedError('password_protected', 'This PDF is password-protected. Please upload a copy that opens without a password.');
   }
-  return { streamLimits: PDF_STREAM_LIMITS, encrypted: doc.isEncrypted };
+  return { streamLimits: PDF_STREAM_LIMITS };
 }
 
 function tooComplex(over: 'decoded' | 'images'): FileRejectedError {

@@ -10,18 +10,17 @@ export interface InspectedFile {
   type: FileType;
   mime: string;
   size: number;
-  /** A PDF: what its checks found (the document reader may take it instead of finding it again). */
+  /** A PDF: what its checks measured (the document reader may take it instead of measuring again). */
   pdf?: CheckedPdf;
 }
 
 /**
- * What the upload's PDF checks established of these bytes: every stream decodes within
- * `streamLimits`, and pdf-lib parsed a structure with no script, launch action or attached file
- * (those are refused), encrypted or not.
+ * What the upload's PDF checks measured of these bytes: every stream decodes within `streamLimits`.
+ * A pure fact about the bytes (the measure has no time or memory budget that could cut it short), so
+ * a reader that takes it decides exactly as one that measures again.
  */
 export interface CheckedPdf {
   streamLimits: PdfStreamLimits;
-  encrypted: boolean;
 }
 
 export type FileRejectionCode =
