@@ -5,9 +5,10 @@
 // call at the end. It is installed only where pdfjs runs (read.ts: reader processes and their tests).
 //
 // What goes in has been measured first (measurePdfStreams, in read.ts or for these very bytes at
-// upload: decompression bombs are refused before pdfjs decodes anything); the output is capped as well, so that nothing here can be made to
-// hold more than the largest stream a read may decode. Errors are those of the stream it replaces:
-// corrupt or truncated data errors the readable side, and pdfjs falls back to its own decoder.
+// upload: decompression bombs are refused before pdfjs decodes anything); the output is capped as
+// well, so that nothing here can be made to hold more than the largest stream a read may decode.
+// Errors are those of the stream it replaces: corrupt or truncated data errors the readable side, and
+// pdfjs falls back to its own decoder.
 import { inflateRawSync, inflateSync, gunzipSync, type ZlibOptions } from 'node:zlib';
 import { PDF_STREAM_LIMITS } from '../files/pdf-streams.js';
 

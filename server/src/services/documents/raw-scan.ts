@@ -1,8 +1,9 @@
 // What a PDF's raw bytes show even when its objects are compressed: incremental updates (each save
 // appends a cross-reference section and an end marker), encryption, scripts and attachments by name.
-// Searched in the bytes themselves (Buffer.indexOf, native) rather than in a string copy of them:
-// a 1 MB certificate's copy and regular-expression passes cost ~1.9 ms of a ~35 ms read, this 0.24 ms. Each test
-// matches exactly what its regular expression (kept beside it) matches; raw-scan.test.ts holds that.
+// Searched in the bytes themselves (Buffer.indexOf, native) rather than in a string copy of them: a
+// 1 MB certificate's copy and regular-expression passes cost ~1.9 ms of a ~35 ms read, this 0.24 ms.
+// Each test matches exactly what its regular expression (kept beside it) matches; raw-scan.test.ts
+// holds that.
 
 export const ENCRYPTED = 'The PDF is encrypted.';
 
