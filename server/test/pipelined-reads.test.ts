@@ -34,6 +34,14 @@ describe.runIf(testDbKind() === 'postgres')('PostgreSQL point reads on one pipel
   /** The server's connections to this test's database (the test's own pool has no application name). */
   const serverConnections = async () =>
     Number((await pool.query(`select count(*) as n from pg_stat_activity where datname = current_database() and application_name = 'attesta'`)).rows[0].n);
+  /** Runs `use` on `reads`, and closes them whatever it throws. */
+  const withReads = async (reads: PipelinedReads, use: (reads: PipelinedReads) => Promise<void>) => {
+    try {
+      await use(reads);
+    } finally {
+      await reads.close();
+    }
+  };
   const until = async (done: () => Promise<boolean> | boolean) => {
     for (let i = 0; i < 250 && !(await done()); i++) await new Promise((r) => setTimeout(r, 20));
   };
@@ -51,8 +59,7 @@ describe.runIf(testDbKind() === 'postgres')('PostgreSQL point reads on one pipel
   });
 
   it('reads asked together each get their own rows, on one connection, sent in one write', async () => {
-    const reads = new PipelinedReads(url);
-    try {
+    await withReads(new PipelinedReads(url), async (reads) => {
       expect(await reads.open()).toBe(true);
       const first = await read(reads, ECHO, 'first');
       // The socket node-postgres writes to (not its public API: what holdWrites relies on).
@@ -70,14 +77,11 @@ describe.runIf(testDbKind() === 'postgres')('PostgreSQL point reads on one pipel
       expect(reads.opened).toBe(1);
       // The reads of one turn went out together (cork until setImmediate): one write.
       expect(writev.mock.calls.length + write.mock.calls.length).toBe(1);
-    } finally {
-      await reads.close();
-    }
+    });
   });
 
   it('reads that fail in the middle of a pipeline: every read still gets its own rows, the failed ones from the pool', async () => {
-    const reads = new PipelinedReads(url, { retryMs: 0 });
-    try {
+    await withReads(new PipelinedReads(url, { retryMs: 0 }), async (reads) => {
       expect(await reads.open()).toBe(true);
       const [{ pid }] = await read(reads, ECHO, 'open');
       pooled = 0;
@@ -89,14 +93,11 @@ describe.runIf(testDbKind() === 'postgres')('PostgreSQL point reads on one pipel
       const fromPool = values.filter((_, i) => rows[i][0].pid !== pid);
       expect(fromPool).toEqual(expect.arrayContaining(['b', 'd']));
       expect(pooled).toBe(fromPool.length);
-    } finally {
-      await reads.close();
-    }
+    });
   });
 
   it('a read never waits for the connection to open: the pool answers it, and the connection opens meanwhile', async () => {
-    const reads = new PipelinedReads(url);
-    try {
+    await withReads(new PipelinedReads(url), async (reads) => {
       pooled = 0;
       const [r] = await read(reads, ECHO, 'cold');
       expect(r.v).toBe('cold');
@@ -105,14 +106,11 @@ describe.runIf(testDbKind() === 'postgres')('PostgreSQL point reads on one pipel
       expect(reads.opened).toBe(1);
       await read(reads, ECHO, 'warm');
       expect(pooled).toBe(1);
-    } finally {
-      await reads.close();
-    }
+    });
   });
 
   it('its connection killed while reads wait on it: those and the next are answered from the pool, and a new connection opens after the pause', async () => {
-    const reads = new PipelinedReads(url, { retryMs: 1000 });
-    try {
+    await withReads(new PipelinedReads(url, { retryMs: 1000 }), async (reads) => {
       expect(await reads.open()).toBe(true);
       const [{ pid }] = await read(reads, ECHO, 'before');
       pooled = 0;
@@ -138,9 +136,7 @@ describe.runIf(testDbKind() === 'postgres')('PostgreSQL point reads on one pipel
       expect(next.pid).not.toBe(pid);
       expect(pooled).toBe(5);
       expect(reads.opened).toBe(2);
-    } finally {
-      await reads.close();
-    }
+    });
   });
 
   it('a server that hangs up: reads go to the pool, and it is tried again only after the pause', async () => {
@@ -201,17 +197,14 @@ describe.runIf(testDbKind() === 'postgres')('PostgreSQL point reads on one pipel
   });
 
   it('reads beyond the bound waiting on the connection go to the pool', async () => {
-    const reads = new PipelinedReads(url, { maxInFlight: 3 });
-    try {
+    await withReads(new PipelinedReads(url, { maxInFlight: 3 }), async (reads) => {
       expect(await reads.open()).toBe(true);
       pooled = 0;
       const values = Array.from({ length: 10 }, (_, i) => `s${i}`);
       const rows = await Promise.all(values.map((v) => read(reads, SLOW_ECHO, v)));
       expect(rows.map((r) => r[0].v)).toEqual(values);
       expect(pooled).toBe(7);
-    } finally {
-      await reads.close();
-    }
+    });
   });
 
   it('a kept plan refused after another server migrates the table: answered from the pool, in its new shape', async () => {
