@@ -155,7 +155,6 @@ export async function startServer(config: Config): Promise<Server> {
   }
 
   await app.listen({ port: config.port, host: config.host });
-  background.listening();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -14,7 +14,6 @@ import { ChainSync } from './services/chain-sync';
 import { loadDevAccounts } from './services/demo/accounts';
 import { seedDemoData } from './services/demo/seed';
 import { closeDocumentReaders, keepDocumentReaderWarm } from './services/documents';
-import { warmUploadChecks } from './services/files';
 import { faultPoints, withFaultPoints } from './services/faults';
 import { startInstitutionWork } from './services/issuers/background';
 import { InstitutionLimiter } from './services/issuers/roles';
@@ -67,8 +66,6 @@ export interface BackgroundWork {
   chainSync: ChainSync;
   /** What start-up found and repaired (mints finished from the chain record after a crash). */
   reconciledMints: Awaited<ReturnType<typeof reconcileMints>>;
-  /** Called once the server listens: loads what the first requests of a kind would otherwise wait for. */
-  listening(): void;
   stop(): Promise<void>;
 }
 
@@ -91,17 +88,13 @@ export async function startBackgroundWork(services: Services): Promise<Backgroun
   const sweeper = await startOrphanBlobSweeper(services);
   const worker = new VerificationWorker(services);
   if (config.worker) await worker.start();
-  // Started beside start-up, not awaited: the first certificate finds a reader ready and warm.
-  const keepWarm = config.worker && config.documentReaderWarm;
-  if (keepWarm) void keepDocumentReaderWarm(true);
+  // Started beside start-up, not awaited: the first certificate finds a reader ready and warm. Also on
+  // a server without the worker: an upload's checks run in a reader too.
+  if (config.documentReaderWarm) void keepDocumentReaderWarm(true);
   services.verdictStore?.start();
   return {
     chainSync,
     reconciledMints,
-    listening() {
-      // Once the server answers: the upload's PDF checks, which the server does not wait for at start.
-      if (keepWarm) void warmUploadChecks().catch(() => undefined);
-    },
     async stop() {
       await services.verdictStore?.stop();
       await worker.stop();

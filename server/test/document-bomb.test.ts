@@ -5,9 +5,10 @@
 // keeps answering /healthz.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
-import { checkDocument, closeDocumentReaders, documentReaderCount, DocumentUnreadableError, READER_POOL_SIZE } from '../src/services/documents/index.js';
-import { makePdf, startTestServer, tmpDataDir } from './helpers';
-import { pdfFlateBomb } from './hostile-support/files';
+import { checkDocument, closeDocumentReaders, documentReaderCount, documentReaders, DocumentUnreadableError, READER_POOL_SIZE } from '../src/services/documents/index.js';
+import { inspectUpload, PDF_STREAM_LIMITS } from '../src/services/files/index.js';
+import { makePdf, startTestServer, tmpDataDir, waitFor } from './helpers';
+import { pdfFlateBomb, pdfSlowToParse } from './hostile-support/files';
 
 const claims = { title: 'Certificate of Completion', institution_name: 'Bomb Academy', program_name: 'Inflation' };
 /** No decoded-size limit: the parser itself meets the bomb. */
@@ -99,5 +100,29 @@ describe('a PDF decompression bomb given to checkDocument (upload bypassed)', ()
     }
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(READER_POOL_SIZE);
+  });
+
+  it(`with ${READER_POOL_SIZE} readers reading, an upload's check gets one reader more and does not wait for them; reads never take it`, async () => {
+    await closeDocumentReaders();
+    const slow = pdfSlowToParse(); // seconds of parsing, then the reader's heap limit
+    const honest = await makePdf(['Certificate of Completion', 'Bomb Academy', 'Inflation']);
+    let readsDone = 0;
+    const reads = [slow, slow, honest].map((pdf) => checkDocument(pdf, claims).then((r) => r.textMatches.title, (e: Error) => e.name).finally(() => readsDone++));
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, documentReaderCount())), 5);
+    try {
+      await waitFor(async () => documentReaders().filter((r) => !r.idle).length === READER_POOL_SIZE);
+      // The third read waits for a reader; the upload's check does not.
+      expect(await inspectUpload(honest, { kind: 'certificate' })).toMatchObject({ type: 'pdf', pdf: { streamLimits: PDF_STREAM_LIMITS } });
+      expect(readsDone).toBe(0);
+      expect(documentReaderCount()).toBe(READER_POOL_SIZE + 1);
+      // The reader it used is idle again, and the waiting read is not given it.
+      expect(documentReaders().filter((r) => !r.idle)).toHaveLength(READER_POOL_SIZE);
+      expect(await Promise.all(reads)).toEqual(['DocumentUnreadableError', 'DocumentUnreadableError', true]);
+    } finally {
+      clearInterval(sampler);
+      await Promise.allSettled(reads);
+    }
+    expect(most).toBe(READER_POOL_SIZE + 1);
   });
 });

@@ -388,3 +388,27 @@ export async function pdfFlateBomb(inflatedBytes = 1_500_000_000): Promise<Uint8
   add(Buffer.from(xref, 'latin1'));
   return new Uint8Array(Buffer.concat(chunks));
 }
+
+/**
+ * A valid one-page PDF that also holds one array of `count` numbers (two bytes each): nothing in it
+ * is too large, too deep or damaged, yet parsing it is seconds of synchronous work (pdf-lib: ~4 s for
+ * 4.9M numbers on a 2-core machine) — the upload's checks must not run that on the server's event loop.
+ */
+export function pdfSlowToParse(count = 4_900_000): Uint8Array {
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    stream(CONTENT),
+    FONT,
+    `[${'0 '.repeat(count)}]`,
+  ]);
+}
+
+/**
+ * A 2000 × 2000 PNG of one colour: 19 KB, and 4 Mpx that the conversion to PDF decodes and deflates
+ * in JavaScript (pdf-lib: ~0.5 s). Each upload of it again is a duplicate, refused after that work.
+ */
+export async function pngCheapToSendSlowToConvert(): Promise<Uint8Array> {
+  return new Uint8Array(await sharp({ create: { width: 2000, height: 2000, channels: 4, background: '#ffffff' } }).png().toBuffer());
+}

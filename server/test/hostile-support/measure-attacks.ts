@@ -8,6 +8,9 @@
 //   npx tsx server/test/hostile-support/measure-attacks.ts bomb-check [MB] [lifted]  checkDocument on the
 //       same PDF, called inside the server process (the pipeline's path, upload bypassed); `lifted`
 //       lifts the decoded-size limit so the parser itself meets the bomb.
+//   npx tsx server/test/hostile-support/measure-attacks.ts slow-parse [rounds]  certificate.create with
+//       a PDF that is slow to parse (one array of 4.9M numbers) and a 4 Mpx PNG sent again and again
+//       (each a duplicate after its conversion), `rounds` times each (default 3).
 //
 // For each: server RSS (from /proc: the server process, and its document reader processes apart) and
 // /healthz latency polled every 100 ms during the attack (max, p50, failures).
@@ -217,6 +220,34 @@ async function bombUpload(inflatedMb: number) {
   }
 }
 
+async function slowParse(rounds: number) {
+  const { pdfSlowToParse, pngCheapToSendSlowToConvert } = await import('./files');
+  const { makeClient, signIn, certForm } = await import('../helpers');
+  const files = { 'slow.pdf': pdfSlowToParse(), 'big.png': await pngCheapToSendSlowToConvert() };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-measure-'));
+  const { child, url } = await startServerProcess(dataDir);
+  try {
+    const c = makeClient(url);
+    await signIn(c);
+    await settle(child.pid!, 3000); // the reader kept warm is up
+    const health = pollHealth(url);
+    const uploads: { file: string; ms: number; outcome: string }[] = [];
+    for (let i = 0; i < rounds; i++) {
+      for (const [name, bytes] of Object.entries(files)) {
+        const t = performance.now();
+        const outcome = await c.client.certificate.create
+          .mutate(certForm({ title: 'Certificate of Completion', institution_name: 'Slow Academy', program_name: 'Parsing', issue_date: '2025-01-01' }, { bytes, name, type: name.endsWith('.pdf') ? 'application/pdf' : 'image/png' }))
+          .then(() => 'added', (e: Error) => e.message.slice(0, 90));
+        uploads.push({ file: name, ms: Math.round(performance.now() - t), outcome });
+      }
+    }
+    console.log(JSON.stringify({ attack: `certificate.create, ${rounds} rounds of a slow-to-parse PDF (${(files['slow.pdf'].length / MB).toFixed(1)} MB) and a 4 Mpx PNG`, uploads, healthz: await health.stop() }, null, 2));
+  } finally {
+    child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** The pipeline's own call, in a server process: a child runs startServer + checkDocument(bomb). */
 async function bombCheck(inflatedMb: number, lifted: boolean) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-measure-'));
@@ -267,8 +298,9 @@ const [mode, arg, extra, flag] = process.argv.slice(2);
 if (mode === 'upload') await uploadAttack(Number(arg ?? 400));
 else if (mode === 'bomb-upload') await bombUpload(Number(arg ?? 1500));
 else if (mode === 'bomb-check') await bombCheck(Number(arg ?? 1500), extra === 'lifted');
+else if (mode === 'slow-parse') await slowParse(Number(arg ?? 3));
 else if (mode === 'victim') await victim(Number(arg), extra, flag === 'lifted');
 else {
-  console.error('usage: measure-attacks.ts upload [MB] | bomb-upload [inflated MB] | bomb-check [inflated MB] [lifted]');
+  console.error('usage: measure-attacks.ts upload [MB] | bomb-upload [inflated MB] | bomb-check [inflated MB] [lifted] | slow-parse [rounds]');
   process.exit(2);
 }

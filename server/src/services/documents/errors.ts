@@ -4,11 +4,18 @@
  * it with reason unreadable_document).
  */
 export class DocumentUnreadableError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Set when the reader process was stopped at a limit, or died, on this document (readers.ts). */
+    readonly stop?: ReaderStop,
+  ) {
     super(message);
     this.name = 'DocumentUnreadableError';
   }
 }
+
+/** Why a reader was stopped on a document: each caller words it for its own user (an upload's check, a verification). */
+export type ReaderStop = { limit: 'time'; seconds: number } | { limit: 'memory'; mb: number } | { limit: 'crashed' };
 
 const SIMPLER = 'Please upload a simpler export of the certificate (for example with "Print to PDF").';
 
@@ -19,3 +26,9 @@ export const UNREADABLE = {
   tooLong: (seconds: number) => `This document is too complex to read: reading it took longer than ${seconds} second${seconds === 1 ? '' : 's'}. ${SIMPLER}`,
   crashed: 'This document could not be read: the reader stopped on it. Please export it again and re-upload.',
 };
+
+/** The verification's words for a reader stopped on a document. */
+export function readerStopped(stop: ReaderStop): DocumentUnreadableError {
+  const message = stop.limit === 'time' ? UNREADABLE.tooLong(stop.seconds) : stop.limit === 'memory' ? UNREADABLE.tooMuchMemory(stop.mb) : UNREADABLE.crashed;
+  return new DocumentUnreadableError(message, stop);
+}

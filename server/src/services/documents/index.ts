@@ -51,4 +51,4 @@ export {
   type CheckDocumentOptions,
   type TextSource,
 } from './check.js';
-export { closeDocumentReaders, documentReaderCount, documentReaders, keepDocumentReaderWarm, tuneDocumentReaders, READER_HEAP_MB, READER_MAX_RSS_MB, READER_POOL_SIZE } from './readers.js';
+export { closeDocumentReaders, documentReaderCount, documentReaders, keepDocumentReaderWarm, tuneDocumentReaders, INTAKE_TIME_LIMIT_MS, READER_HEAP_MB, READER_MAX_RSS_MB, READER_POOL_SIZE } from './readers.js';

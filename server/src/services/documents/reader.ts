@@ -1,9 +1,12 @@
 // The body of a document reader process (see readers.ts): one document at a time, over IPC.
-//   in:  { bytes: Uint8Array, opts: ReadOptions }
+//   in:  { bytes: Uint8Array, task: ReaderTask } (read it, or an upload's PDF checks or image conversion)
 //   out: { type: 'ready' } once loaded and warmed up (warm-up.ts); per document { type: 'phase', phase: 'images' } (page images
 //        for OCR are being extracted, under their own budget), then { type: 'done', result } or
-//        { type: 'failed', error: { name, message } }.
-import { readPdf, type ReadOptions } from './read.js';
+//        { type: 'failed', error: { name, message, code? } }.
+import { checkPdf } from '../files/inspect-pdf.js';
+import { FileRejectedError } from '../files/rejection.js';
+import { readPdf } from './read.js';
+import type { ReaderError, ReaderTask } from './readers.js';
 import { warmUp } from './warm-up.js';
 
 const send = process.send?.bind(process);
@@ -22,17 +25,24 @@ const COLLECT_WHEN_QUIET_MS = 20_000;
 const collect = (globalThis as { gc?: () => void }).gc;
 let idle: NodeJS.Timeout | undefined;
 
-process.on('message', async (msg: { bytes: Uint8Array; opts: ReadOptions }) => {
+process.on('message', async ({ bytes, task }: { bytes: Uint8Array; task: ReaderTask }) => {
   clearTimeout(idle);
   try {
-    const result = await readPdf(msg.bytes, msg.opts, { phase: (phase) => send({ type: 'phase', phase }) });
-    send({ type: 'done', result });
+    send({ type: 'done', result: await run(bytes, task) });
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    send({ type: 'failed', error: { name: err.name, message: err.message } });
+    const error: ReaderError = { name: err.name, message: err.message, ...(err instanceof FileRejectedError ? { code: err.code } : {}) };
+    send({ type: 'failed', error });
   }
   collectWhenIdle();
 });
+
+async function run(bytes: Uint8Array, task: ReaderTask): Promise<unknown> {
+  if (task.kind === 'read') return readPdf(bytes, task.opts, { phase: (phase) => send!({ type: 'phase', phase }) });
+  if (task.kind === 'check-pdf') return checkPdf(bytes);
+  // sharp is loaded by the first image an upload converts, not by every reader.
+  return (await import('../files/to-pdf.js')).toPdf(bytes, task.type);
+}
 function collectWhenIdle() {
   if (!collect) return;
   idle = setTimeout(() => {

@@ -1,7 +1,9 @@
-// Document readers: a small pool of child processes that parse PDFs (read.ts), so a hostile document
-// costs a reader, never the server's event loop or memory. Each reader has a heap limit and a
-// resident-memory limit, each document a wall-clock limit after which its reader is killed, and at
-// most READER_POOL_SIZE readers exist: a burst of documents waits in a queue instead of starting more.
+// Document readers: a small pool of child processes that parse PDFs, so a hostile document costs a
+// reader, never the server's event loop or memory. They read documents for the verification
+// (read.ts) and run an upload's PDF checks and image conversion (services/files in-reader.ts). Each
+// reader has a heap limit and a resident-memory limit, each document a wall-clock limit after which
+// its reader is killed. At most READER_POOL_SIZE read at once and one more reader may exist for
+// uploads: a burst of documents waits in a queue instead of starting more.
 //
 // Processes, not worker threads: a worker thread's heap limit (resourceLimits) is not a hard wall.
 // V8 gives a worker 16 MB of headroom past it to stop cleanly; an allocation larger than that (pdfjs
@@ -11,11 +13,23 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { PdfStreamLimits } from '../files/pdf-streams.js';
-import { DocumentUnreadableError, UNREADABLE } from './errors.js';
+import type { CheckedPdf, ImageType } from '../files/rejection.js';
+import { DocumentUnreadableError, readerStopped } from './errors.js';
 import type { ReadOptions, ReadResult } from './read.js';
 
-/** Readers at most: the verification worker checks two documents at a time (services/verification). */
+/** Readers reading at most: the verification worker checks two documents at a time (services/verification). */
 export const READER_POOL_SIZE = 2;
+/**
+ * One reader more may exist for an upload's checks (`checkPdfInReader`, `imageToPdfInReader`): a
+ * holder waits on those, so they go before queued reads and never wait for a long read to end.
+ */
+const INTAKE_READERS = 1;
+/**
+ * Wall-clock limit of an upload's check or conversion. A 10 MB certificate takes well under a second;
+ * a file built to be slow to parse (a PDF array of millions of numbers: seconds, then the heap limit)
+ * costs its reader at most this, never the server's event loop.
+ */
+export const INTAKE_TIME_LIMIT_MS = 15_000;
 /** Heap of a reader (V8 old generation): a certificate needs tens of MB; a bomb is stopped here. */
 export const READER_HEAP_MB = 256;
 /**
@@ -44,9 +58,9 @@ const SLACK_MS = 8000;
  * `warmMaxRssMb` (a fresh one holds ~135 MB, one that has read sixty certificates ~205 MB after its
  * idle collection): then a fresh warm one takes its place at once.
  */
-const tuning = { idleMs: 30_000, warmMaxRssMb: 240 };
+const tuning = { idleMs: 30_000, warmMaxRssMb: 240, intakeTimeLimitMs: INTAKE_TIME_LIMIT_MS };
 
-/** Tests: shorter idle time, another memory bound for the reader kept warm. */
+/** Tests: shorter idle time, another memory bound for the reader kept warm, a shorter upload check. */
 export function tuneDocumentReaders(t: Partial<typeof tuning>) {
   Object.assign(tuning, t);
 }
@@ -70,18 +84,39 @@ export interface ReaderOptions extends Omit<ReadOptions, 'streamLimits'> {
   timeLimitMs?: number;
 }
 
+/**
+ * What a reader does with a document's bytes: read it for the verification (read.ts), or an upload's
+ * checks (services/files inspect-pdf.ts) and image conversion (services/files to-pdf.ts).
+ */
+export type ReaderTask = { kind: 'read'; opts: ReadOptions } | { kind: 'check-pdf' } | { kind: 'image-to-pdf'; type: ImageType };
+/** What each task answers. */
+export interface ReaderAnswers {
+  read: ReadResult;
+  'check-pdf': CheckedPdf;
+  'image-to-pdf': Uint8Array;
+}
+
 interface Job {
   bytes: Uint8Array;
-  opts: ReaderOptions;
-  resolve(r: ReadResult): void;
+  task: ReaderTask;
+  heapMb: number;
+  timeLimitMs: number;
+  resolve(r: unknown): void;
   reject(e: Error): void;
+}
+
+/** An error the reader sent back, as it was thrown there (name, message, a FileRejectedError's code). */
+export interface ReaderError {
+  name: string;
+  message: string;
+  code?: string;
 }
 
 type FromReader =
   | { type: 'ready' }
   | { type: 'phase'; phase: 'images' }
-  | { type: 'done'; result: ReadResult }
-  | { type: 'failed'; error: { name: string; message: string } };
+  | { type: 'done'; result: unknown }
+  | { type: 'failed'; error: ReaderError };
 
 class Reader {
   readonly child: ChildProcess;
@@ -129,9 +164,11 @@ class Reader {
         clearTimeout(startTimer);
         this.started = true;
         started();
-      } else if (m.type === 'phase') this.arm(this.job?.opts.ocr ? this.job.opts.ocr.timeoutMs + SLACK_MS : SLACK_MS);
-      else if (m.type === 'done') this.settle(null, m.result);
-      else if (m.type === 'failed') this.settle(m.error.name === 'DocumentUnreadableError' ? new DocumentUnreadableError(m.error.message) : new Error(m.error.message));
+      } else if (m.type === 'phase') {
+        const task = this.job?.task;
+        this.arm(task?.kind === 'read' && task.opts.ocr ? task.opts.ocr.timeoutMs + SLACK_MS : SLACK_MS);
+      } else if (m.type === 'done') this.settle(null, m.result);
+      else if (m.type === 'failed') this.settle(m.error.name === 'DocumentUnreadableError' ? new DocumentUnreadableError(m.error.message) : Object.assign(new Error(m.error.message), { fromReader: m.error }));
     });
     this.child.on('error', (err) => {
       this.ending ??= new Error(`The document reader failed: ${err.message}`);
@@ -145,7 +182,7 @@ class Reader {
       let why = this.ending;
       if (!why && !this.started) why = new Error(`The document reader could not start (exit ${code ?? signal}).`);
       // Once reading: V8 aborted it at its heap limit, or the parser crashed it. The document is the cause.
-      if (!why) why = new DocumentUnreadableError(/heap out of memory/i.test(this.stderrTail) || signal === 'SIGABRT' ? UNREADABLE.tooMuchMemory(this.heapMb) : UNREADABLE.crashed);
+      if (!why) why = readerStopped(/heap out of memory/i.test(this.stderrTail) || signal === 'SIGABRT' ? { limit: 'memory', mb: this.heapMb } : { limit: 'crashed' });
       failed(why);
       if (this.job) this.settle(why);
       this.onGone(this);
@@ -164,28 +201,27 @@ class Reader {
       return;
     }
     if (this.job !== job) return;
-    this.arm(job.opts.timeLimitMs ?? 2 * job.opts.timeoutMs + SLACK_MS);
+    this.arm(job.timeLimitMs);
     this.memoryTimer = setInterval(() => {
-      if ((residentMb(this.child.pid) ?? 0) > READER_MAX_RSS_MB) void this.end(new DocumentUnreadableError(UNREADABLE.tooMuchMemory(READER_MAX_RSS_MB)));
+      if ((residentMb(this.child.pid) ?? 0) > READER_MAX_RSS_MB) void this.end(readerStopped({ limit: 'memory', mb: READER_MAX_RSS_MB }));
     }, 100);
-    const { heapMb: _heap, timeLimitMs: _time, ...opts } = job.opts;
-    this.child.send({ bytes: job.bytes, opts });
+    this.child.send({ bytes: job.bytes, task: job.task });
   }
 
   /** Past this phase's budget the reader is killed: a blocked parse never yields to its own timers. */
   private arm(ms: number) {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.end(new DocumentUnreadableError(UNREADABLE.tooLong(Math.max(1, Math.round(ms / 1000))))), ms);
+    this.timer = setTimeout(() => this.end(readerStopped({ limit: 'time', seconds: Math.max(1, Math.round(ms / 1000)) })), ms);
   }
 
-  private settle(err: Error | null, result?: ReadResult) {
+  private settle(err: Error | null, result?: unknown) {
     const job = this.job;
     if (!job) return;
     this.job = null;
     clearTimeout(this.timer);
     clearInterval(this.memoryTimer);
     if (err) job.reject(err);
-    else job.resolve(result!);
+    else job.resolve(result);
     if (this.exited || this.ending) return;
     this.hold(false);
     this.idleTimer = setTimeout(() => {
@@ -228,7 +264,9 @@ function residentMb(pid: number | undefined): number | null {
 }
 
 const readers = new Set<Reader>();
-const queue: Job[] = [];
+/** Waiting jobs: an upload's checks before reads (a holder is waiting), each in arrival order. */
+const intakeQueue: Job[] = [];
+const readQueue: Job[] = [];
 
 /** A reader that went (ended idle, killed, closed): its slot is free; a warm one may replace it. */
 function gone(r: Reader) {
@@ -239,24 +277,30 @@ function gone(r: Reader) {
 }
 
 function pump() {
-  while (queue.length) {
-    const job = queue[0];
-    const idle = [...readers].filter((r) => !r.job && !r.exited);
-    let reader = idle.find((r) => r.heapMb === job.opts.heapMb);
-    if (!reader) {
-      if (readers.size >= READER_POOL_SIZE) {
-        // Full: make room only by ending an idle reader of another heap size (tests use those).
-        const other = idle[0];
-        if (!other) return;
-        readers.delete(other);
-        void other.end(null);
-      }
-      reader = new Reader(job.opts.heapMb, () => pump(), gone);
-      readers.add(reader);
-    }
-    queue.shift();
-    void reader.run(job);
+  for (const queue of [intakeQueue, readQueue]) {
+    while (queue.length && start(queue[0])) queue.shift();
   }
+}
+
+/** Starts `job` in an idle reader of its heap, or a new one when there is room; false when it must wait. */
+function start(job: Job): boolean {
+  const reading = job.task.kind === 'read';
+  if (reading && [...readers].filter((r) => r.job?.task.kind === 'read').length >= READER_POOL_SIZE) return false;
+  const idle = [...readers].filter((r) => !r.job && !r.exited);
+  let reader = idle.find((r) => r.heapMb === job.heapMb);
+  if (!reader) {
+    if (readers.size >= READER_POOL_SIZE + (reading ? 0 : INTAKE_READERS)) {
+      // Full: make room only by ending an idle reader of another heap size (tests use those).
+      const other = idle[0];
+      if (!other) return false;
+      readers.delete(other);
+      void other.end(null);
+    }
+    reader = new Reader(job.heapMb, () => pump(), gone);
+    readers.add(reader);
+  }
+  void reader.run(job);
+  return true;
 }
 
 // A reader's first document costs ~0.8 s more than the next (the process starts, pdfjs and the canvas
@@ -270,7 +314,7 @@ let warmFailedAt = -Infinity;
 const WARM_RETRY_MS = 60_000;
 
 function ensureWarm() {
-  if (!warm || queue.length || Date.now() - warmFailedAt < WARM_RETRY_MS) return;
+  if (!warm || intakeQueue.length || readQueue.length || Date.now() - warmFailedAt < WARM_RETRY_MS) return;
   if ([...readers].some((r) => !r.exited && r.heapMb === READER_HEAP_MB)) return;
   if (readers.size >= READER_POOL_SIZE) return; // both busy with other heap sizes: the next one frees
   // Started ahead, it warms up deeply (warm-up.ts): on its first documents a reader warmed up on the
@@ -299,18 +343,39 @@ export async function keepDocumentReaderWarm(on: boolean): Promise<void> {
   if (on && reader) await reader.ready.catch(() => undefined);
 }
 
-/** Reads a PDF in a reader process (queued while all readers are busy). */
-export function readInReader(bytes: Uint8Array, opts: ReaderOptions): Promise<ReadResult> {
-  return new Promise<ReadResult>((resolve, reject) => {
-    queue.push({ bytes, opts, resolve, reject });
+/** Runs `task` on `bytes` in a reader process (queued while all readers are busy). */
+function runInReader<K extends ReaderTask['kind']>(bytes: Uint8Array, task: Extract<ReaderTask, { kind: K }>, limits: { heapMb: number; timeLimitMs: number }): Promise<ReaderAnswers[K]> {
+  return new Promise<ReaderAnswers[K]>((resolve, reject) => {
+    (task.kind === 'read' ? readQueue : intakeQueue).push({ bytes, task, ...limits, resolve: resolve as (r: unknown) => void, reject });
     pump();
   });
+}
+
+/** Reads a PDF in a reader process (queued while all readers are busy). */
+export function readInReader(bytes: Uint8Array, opts: ReaderOptions): Promise<ReadResult> {
+  const { heapMb, timeLimitMs, ...readOpts } = opts;
+  return runInReader(bytes, { kind: 'read', opts: readOpts }, { heapMb, timeLimitMs: timeLimitMs ?? 2 * opts.timeoutMs + SLACK_MS });
+}
+
+/**
+ * An upload's PDF checks (services/files inspect-pdf.ts) in a reader process, under its heap and
+ * resident-memory limits and `intakeTimeLimitMs`: pdf-lib's parse is synchronous, and a PDF built to
+ * be slow to parse held the server's event loop for seconds when it ran there. Rejects with what the
+ * reader threw (services/files in-reader.ts turns it back into the upload's refusal).
+ */
+export function checkPdfInReader(bytes: Uint8Array): Promise<CheckedPdf> {
+  return runInReader(bytes, { kind: 'check-pdf' }, { heapMb: READER_HEAP_MB, timeLimitMs: tuning.intakeTimeLimitMs });
+}
+
+/** An accepted image converted to a one-page PDF (services/files to-pdf.ts) in a reader process: pdf-lib decodes and deflates a PNG in JavaScript. */
+export function imageToPdfInReader(bytes: Uint8Array, type: ImageType): Promise<Uint8Array> {
+  return runInReader(bytes, { kind: 'image-to-pdf', type }, { heapMb: READER_HEAP_MB, timeLimitMs: tuning.intakeTimeLimitMs });
 }
 
 /** Ends every reader (server shutdown); queued documents fail. Reading again starts new ones. */
 export async function closeDocumentReaders(): Promise<void> {
   warm = false;
-  for (const job of queue.splice(0)) job.reject(new Error('The document reader was closed.'));
+  for (const job of [...intakeQueue.splice(0), ...readQueue.splice(0)]) job.reject(new Error('The document reader was closed.'));
   const all = [...readers];
   readers.clear();
   await Promise.all(all.map((r) => r.end(null)));

@@ -14,6 +14,9 @@
  * - `safeFileName(name, ext)` → a display/download name (no path, controls, bidi overrides; ≤ 120 chars).
  * - `contentDisposition(kind, name)` → a header value that is always valid (ASCII fallback + RFC 5987).
  * - `toPdf(bytes, type)` → deterministic one-page PDF (same image, same bytes, same hash).
+ * The PDF checks and the conversion run in a document reader process (./in-reader.ts, services/documents
+ * readers.ts: its heap, memory and time limits), never on the server's event loop; a file stopped at
+ * those limits is refused as too complex.
  * - `sha256Hex(bytes)` → lowercase hex.
  * - `rememberCheckedPdf(sha256, facts)` / `checkedPdf(sha256)` → what a certificate PDF's upload checks
  *   measured (`inspectUpload(…).pdf`), kept by hash for the document reader (bounded).
@@ -21,7 +24,6 @@
  */
 export {
   inspectUpload,
-  warmUploadChecks,
   detectType,
   sha256Hex,
   FileRejectedError,
@@ -38,7 +40,8 @@ export {
   type CheckedPdf,
   type FileRejectionCode,
 } from './inspect.js';
-export { toPdf, pageSizeFor, stripJpegMetadata } from './to-pdf.js';
+export { toPdf } from './in-reader.js';
+export { pageSizeFor, stripJpegMetadata } from './to-pdf.js';
 export { checkedPdf, rememberCheckedPdf, CHECKED_PDFS_KEPT } from './checked-pdfs.js';
 export { measurePdfStreams, PDF_STREAM_LIMITS, type PdfStreamLimits, type PdfStreamMeasure } from './pdf-streams.js';
 export { sanitizePhoto } from './photo.js';

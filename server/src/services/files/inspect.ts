@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
+import { checkUploadedPdf } from './in-reader.js';
 import { checkImage } from './inspect-image.js';
 import { FileRejectedError, MAX_CERTIFICATE_BYTES, MAX_PHOTO_BYTES, MIME_BY_TYPE, type FileType, type InspectedFile, type UploadKind } from './rejection.js';
 
 // An upload checked by its bytes: size, real type (magic bytes), then the PDF checks
-// (./inspect-pdf.ts) or the image checks (./inspect-image.ts).
-
-/**
- * The PDF checks and pdf-lib (~0.17 s to load) are loaded at the first upload, not by every server
- * start (#15); a server that keeps its document reader warm loads them right after it starts
- * (warmUploadChecks), so the first holder does not wait for them either.
- */
-const pdfChecks = () => import('./inspect-pdf.js');
-// The PDF checks import pdf-lib, which the image → PDF conversion (./to-pdf.ts) shares.
-export const warmUploadChecks = async (): Promise<void> => void (await pdfChecks());
+// (./inspect-pdf.ts, in a document reader process: ./in-reader.ts) or the image checks (./inspect-image.ts).
 
 export {
   FileRejectedError,
@@ -107,7 +99,7 @@ export async function inspectUpload(bytes: Uint8Array, opts: { kind: UploadKind 
   if (!ACCEPTED[kind].includes(type)) {
     throw unsupported(kind, type === 'pdf' ? 'a PDF' : `a ${type.toUpperCase()} image`);
   }
-  if (type === 'pdf') return { type, mime: MIME_BY_TYPE[type], size: bytes.length, pdf: await (await pdfChecks()).checkPdf(bytes) };
+  if (type === 'pdf') return { type, mime: MIME_BY_TYPE[type], size: bytes.length, pdf: await checkUploadedPdf(bytes) };
   await checkImage(bytes, type, kind);
   return { type, mime: MIME_BY_TYPE[type], size: bytes.length };
 }

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { FileRejectedError, MAX_IMAGE_PIXELS, type FileType } from './inspect.js';
+import { FileRejectedError, MAX_IMAGE_PIXELS, type FileType } from './rejection.js';
 
 /** A4 portrait in points; landscape images get the box turned. Smaller images keep their size. */
 const A4_SHORT = 595.28;
@@ -31,7 +31,7 @@ export async function toPdf(bytes: Uint8Array, type: FileType): Promise<Uint8Arr
   // blocked the server for ~13 s. Only small PNGs go that way; larger ones are re-encoded by sharp.
   const small = (meta.width ?? 0) * (meta.height ?? 0) <= LOSSLESS_MAX_PIXELS;
 
-  const { PDFDocument } = await import('pdf-lib'); // loaded when first needed (./inspect.ts: warmUploadChecks)
+  const { PDFDocument } = await import('pdf-lib');
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setProducer(PRODUCER);
   doc.setCreator(PRODUCER);
