@@ -105,6 +105,10 @@ const envSchema = z
     // Verification runs a holder starts again (Check Status, Try Again, corrected details) per wallet per
     // CERTIFICATE_RATE_LIMIT_WINDOW_SEC: each reads the document again in a child process (OCR for scans).
     VERIFICATION_RERUN_RATE_LIMIT_PER_WALLET: positiveInt('VERIFICATION_RERUN_RATE_LIMIT_PER_WALLET', 10),
+    // Uploads refused after their file was read (a refused file, a duplicate) per wallet and per client
+    // address per CERTIFICATE_RATE_LIMIT_WINDOW_SEC: they give the creation pace back, and each cost a parse.
+    REFUSED_UPLOAD_LIMIT_PER_WALLET: positiveInt('REFUSED_UPLOAD_LIMIT_PER_WALLET', 10),
+    REFUSED_UPLOAD_LIMIT_PER_IP: positiveInt('REFUSED_UPLOAD_LIMIT_PER_IP', 30),
     ATTESTA_DAILY_ANCHORS_PER_WALLET: z.coerce.number().int().min(1).default(20),
     ATTESTA_VERIFICATION_JOBS_PER_HOLDER: z.coerce.number().int().min(1).default(1),
     // Sign-in (services/auth/limits.ts) and REST (rest/) limits. 60 per 10 minutes per address is a
@@ -287,6 +291,9 @@ export interface Config {
     createWindowMs: number;
     /** Verification runs started again per wallet per `createWindowMs` (services/certificates/limits.ts reserveRerun). */
     rerunsPerWallet: number;
+    /** Uploads refused after their file was read, per wallet and per client address per `createWindowMs`. */
+    refusedUploadsPerWallet: number;
+    refusedUploadsPerIp: number;
     dailyAnchorsPerWallet: number;
     verificationJobsPerHolder: number;
     signIn: SignInLimits;
@@ -360,6 +367,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       createPerIp: e.CERTIFICATE_RATE_LIMIT_PER_IP,
       createWindowMs: e.CERTIFICATE_RATE_LIMIT_WINDOW_SEC * 1000,
       rerunsPerWallet: e.VERIFICATION_RERUN_RATE_LIMIT_PER_WALLET,
+      refusedUploadsPerWallet: e.REFUSED_UPLOAD_LIMIT_PER_WALLET,
+      refusedUploadsPerIp: e.REFUSED_UPLOAD_LIMIT_PER_IP,
       dailyAnchorsPerWallet: e.ATTESTA_DAILY_ANCHORS_PER_WALLET,
       verificationJobsPerHolder: e.ATTESTA_VERIFICATION_JOBS_PER_HOLDER,
       signIn: { perIp: e.SIGN_IN_RATE_LIMIT_PER_IP, perWallet: e.SIGN_IN_RATE_LIMIT_PER_WALLET, windowMs: e.SIGN_IN_RATE_LIMIT_WINDOW_SEC * 1000 },

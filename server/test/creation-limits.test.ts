@@ -215,6 +215,54 @@ describe('pace per wallet and per client address', () => {
   });
 });
 
+describe('refused uploads (each read and parsed before its refusal) are paced apart', () => {
+  const damaged = new Uint8Array(Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\n', 'latin1'));
+
+  it('per wallet: refused files and duplicates use refusals, not the creation pace; over them 429 before any byte is read', async () => {
+    const server = await serverWith({ REFUSED_UPLOAD_LIMIT_PER_WALLET: '2', CERTIFICATE_RATE_LIMIT_WINDOW_SEC: '60' });
+    const t0 = Date.now();
+    const setClock = clockOf(server, t0);
+    const h = await holder(server);
+    const pdf = await makePdf([claims.institution_name, claims.title, claims.program_name]);
+    // Added certificates use no refusal: three in a row.
+    for (let i = 0; i < 3; i++) expect((await createTrpc(server, h, '192.0.2.1')).status).toBe(200);
+    expect((await createTrpc(server, h, '192.0.2.1', pdf)).status).toBe(200);
+    // A damaged file and a duplicate: both read, both refused.
+    expect((await createTrpc(server, h, '192.0.2.1', damaged)).status).toBe(400);
+    expect((await createTrpc(server, h, '192.0.2.1', pdf)).status).toBe(409);
+
+    const before = await footprint(server);
+    const refusal = 'Too many of your recent uploads could not be added (refused files or duplicates): at most 2 every minute from one wallet. You can upload again in 30 seconds.';
+    // Refused before its file is read, whatever it holds and whichever interface (or address) sends it.
+    expect(await createTrpc(server, h, '192.0.2.1')).toEqual({ status: 429, code: 'TOO_MANY_REQUESTS', retryAfter: '30', message: refusal, id: undefined });
+    expect(await createRest(server, h, '192.0.2.2')).toEqual({ status: 429, code: 'rate_limited', retryAfter: '30', message: refusal, id: undefined });
+    expect(await footprint(server)).toEqual(before);
+    // Another wallet is not affected.
+    expect((await createTrpc(server, await holder(server), '192.0.2.1')).status).toBe(200);
+
+    setClock(t0 + 30_000); // one refusal back
+    expect((await createTrpc(server, h, '192.0.2.1')).status).toBe(200);
+    expect((await createTrpc(server, h, '192.0.2.1', damaged)).status).toBe(400);
+    expect((await createTrpc(server, h, '192.0.2.1')).status).toBe(429);
+  });
+
+  it('per address: fresh wallets from one address share its refusals; another address is not affected', async () => {
+    const server = await serverWith({ REFUSED_UPLOAD_LIMIT_PER_IP: '2' });
+    clockOf(server, Date.now());
+    const [a, b, c] = [await holder(server), await holder(server), await holder(server)];
+    expect((await createTrpc(server, a, '203.0.113.7', damaged)).status).toBe(400);
+    expect((await createTrpc(server, b, '203.0.113.7', damaged)).status).toBe(400);
+    expect(await createTrpc(server, c, '203.0.113.7')).toEqual({
+      status: 429,
+      code: 'TOO_MANY_REQUESTS',
+      retryAfter: '300',
+      message: 'Too many uploads from your network could not be added (refused files or duplicates): at most 2 every 10 minutes. You can upload again in 5 minutes.',
+      id: undefined,
+    });
+    expect((await createTrpc(server, c, '203.0.113.8')).status).toBe(200);
+  });
+});
+
 describe('token buckets (lib/rate-limit)', () => {
   it('takes from several buckets all or none, names the empty one, and gives back', () => {
     let now = 0;
@@ -232,5 +280,20 @@ describe('token buckets (lib/rate-limit)', () => {
     expect(b.take('w', wallet).ok).toBe(true);
     b.give('unknown'); // nothing to give back to: no bucket is made
     expect(b.size).toBe(2);
+  });
+
+  it('checks without taking: what takeAll would answer, every bucket left as it was', () => {
+    let now = 0;
+    const b = new TokenBuckets({ now: () => now });
+    const limit = { capacity: 2, windowMs: 60_000 };
+    expect(b.check([['r', limit]])).toEqual({ ok: true, remaining: 2 });
+    expect(b.size).toBe(0);
+    b.take('r', limit);
+    b.take('r', limit);
+    expect(b.check([['r', limit], ['s', limit]])).toEqual({ ok: false, key: 'r', retryAfterMs: 30_000 });
+    expect(b.check([['r', limit]])).toEqual({ ok: false, key: 'r', retryAfterMs: 30_000 });
+    now = 30_000;
+    expect(b.check([['r', limit]])).toEqual({ ok: true, remaining: 1 });
+    expect(b.take('r', limit)).toEqual({ ok: true, remaining: 0 });
   });
 });

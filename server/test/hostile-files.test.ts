@@ -18,7 +18,9 @@ let rssBefore = 0;
 const details = { title: 'Certificate of Completion', institution_name: 'Hostile Input Academy', program_name: 'Security', issue_date: '2025-05-05' };
 
 beforeAll(async () => {
-  server = await startTestServer(tmpDataDir(), { ATTESTA_WORKER: 'false', API_RATE_LIMIT_PER_MIN: '1000' });
+  // Every case is a refused upload from one holder: their pace is attack-upload-parse.test.ts's subject.
+  const many = '100000';
+  server = await startTestServer(tmpDataDir(), { ATTESTA_WORKER: 'false', API_RATE_LIMIT_PER_MIN: '1000', REFUSED_UPLOAD_LIMIT_PER_WALLET: many, REFUSED_UPLOAD_LIMIT_PER_IP: many });
   browser = makeClient(server.url);
   const w = newWallet();
   const { message } = await browser.client.auth.nonce.mutate({ address: w.address });

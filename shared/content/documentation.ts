@@ -221,6 +221,7 @@ export const DOCUMENTATION_SECTIONS: DocSection[] = [
           'The operator keypair lives in the data directory with mode 600, or comes from a path in the environment.',
           'Data is protected with TLS in transit and AES-256 at rest in production deployments.',
           'Uploaded files are checked by their bytes, not their names.',
+          'Uploaded files are parsed and converted in separate reader processes, each with its own memory and time limits, never by the server that answers requests; uploads refused after their check (a damaged file, a duplicate) are paced per wallet and per network (REFUSED_UPLOAD_LIMIT_PER_WALLET, REFUSED_UPLOAD_LIMIT_PER_IP).',
         ],
       },
       {

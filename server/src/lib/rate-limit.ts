@@ -44,6 +44,22 @@ export class TokenBuckets {
    * limit does not use up another), and the wait is the longest of the empty ones.
    */
   takeAll(entries: [key: string, limit: BucketLimit][], t = this.now()): Taken {
+    const { levels, refused } = this.measure(entries, t);
+    if (refused) return { ok: false, ...refused };
+    for (const l of levels) {
+      if (!l.known && this.buckets.size >= this.maxKeys) this.sweep(t);
+      this.buckets.set(l.key, { tokens: l.tokens - 1, at: t, capacity: l.capacity, rate: l.rate });
+    }
+    return { ok: true, remaining: Math.min(...levels.map((l) => Math.floor(l.tokens - 1))) };
+  }
+
+  /** What takeAll would answer, taking nothing: for a cost counted only once it has happened. */
+  check(entries: [key: string, limit: BucketLimit][], t = this.now()): Taken {
+    const { levels, refused } = this.measure(entries, t);
+    return refused ? { ok: false, ...refused } : { ok: true, remaining: Math.min(...levels.map((l) => Math.floor(l.tokens))) };
+  }
+
+  private measure(entries: [key: string, limit: BucketLimit][], t: number) {
     const levels = entries.map(([key, limit]) => {
       const rate = limit.capacity / limit.windowMs;
       const b = this.buckets.get(key);
@@ -56,12 +72,7 @@ export class TokenBuckets {
       const wait = l.tokens < 1 ? Math.ceil((1 - l.tokens) / l.rate - 1e-6) : 0;
       if (wait > 0 && (!refused || wait > refused.retryAfterMs)) refused = { key: l.key, retryAfterMs: wait };
     }
-    if (refused) return { ok: false, ...refused };
-    for (const l of levels) {
-      if (!l.known && this.buckets.size >= this.maxKeys) this.sweep(t);
-      this.buckets.set(l.key, { tokens: l.tokens - 1, at: t, capacity: l.capacity, rate: l.rate });
-    }
-    return { ok: true, remaining: Math.min(...levels.map((l) => Math.floor(l.tokens - 1))) };
+    return { levels, refused };
   }
 
   /** Gives back a token taken for a request that ended up costing nothing (never above capacity). */

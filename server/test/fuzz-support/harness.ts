@@ -98,6 +98,8 @@ export async function startFuzzServer(): Promise<Fixture> {
     CERTIFICATE_RATE_LIMIT_PER_IP: '1000000',
     ATTESTA_DAILY_ANCHORS_PER_WALLET: '1000000',
     VERIFICATION_RERUN_RATE_LIMIT_PER_WALLET: '1000000',
+    REFUSED_UPLOAD_LIMIT_PER_WALLET: '1000000',
+    REFUSED_UPLOAD_LIMIT_PER_IP: '1000000',
   });
   const url = server.url;
   const a = await makeActor(url, aWallet);

@@ -64,9 +64,9 @@ const conflict = (message: string) => new DomainError('CONFLICT', message);
 
 /**
  * Adds a certificate for `user` (tRPC certificate.create and REST POST /api/v1/certificates both come
- * here): the holder must have a profile name (the document check looks for it), then the creation limits (./limits.ts) — the wallet's and the client's pace, then the
- * wallet's daily anchoring budget — before a byte of the upload is read; a refused request writes
- * nothing and gives its reservation back.
+ * here): the holder must have a profile name (the document check looks for it), then the creation
+ * limits (./limits.ts) — the wallet's and the client's pace and refusals, then the wallet's daily
+ * anchoring budget — before a byte of the upload is read; a refused request writes nothing.
  */
 export async function createCertificate(ctx: CreationContext, user: UserRow, input: CertificateDetails & { certificate_file: File }): Promise<CertificateRow> {
   // Checked before the pace and budget: nothing is spent on a certificate that could not be verified.
@@ -76,7 +76,9 @@ export async function createCertificate(ctx: CreationContext, user: UserRow, inp
     await checkDailyAnchors(ctx, user);
     return await addCertificate(ctx, user, input);
   } catch (e) {
-    reservation.release();
+    // The file was read and refused (BAD_REQUEST), or is someone's already (CONFLICT): a refusal.
+    if (e instanceof DomainError && (e.code === 'BAD_REQUEST' || e.code === 'CONFLICT')) reservation.refused();
+    else reservation.release();
     throw e;
   }
 }

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/schema';
 import { isPostgres } from '../../db/dialect';
 import { DomainError } from '../../lib/errors';
-import { clientKey, retryAfterSeconds } from '../../lib/rate-limit';
+import { clientKey, retryAfterSeconds, type BucketLimit } from '../../lib/rate-limit';
 import type { Services } from '../index';
 
 // Limits on adding certificates. Every certificate is anchored on chain at the operator's expense
@@ -46,35 +46,65 @@ export interface Reservation {
   release(): void;
 }
 
+/** A creation's reservation: given back when it creates nothing; a refusal counted when its file was read and refused. */
+export interface CreationReservation extends Reservation {
+  /** The file was read and refused (the upload's checks, a duplicate): its creation is given back, a refusal taken. */
+  refused(): void;
+}
+
 /**
  * Takes one creation from the wallet's bucket and the client address's bucket (both or neither), or
- * refuses with 429 + Retry-After. In-process callers (no request) have no address: only the wallet
- * counts. Release the reservation when the request then creates nothing (a refused file, a duplicate,
- * the daily budget): only certificates actually added use up the pace.
+ * refuses with 429 + Retry-After; also refuses while their buckets of refused uploads are empty.
+ * In-process callers (no request) have no address: only the wallet counts. Only certificates
+ * actually added use up the pace: an upload refused after its file was read (`refused`: a damaged
+ * file, a duplicate) gives its creation back and takes a refusal instead, so the parses such uploads
+ * cost are paced too; anything else (`release`: the daily budget) gives its creation back. Refusals
+ * are counted once they happen (an upload in flight holds none), so uploads sent at once are not
+ * refused for refusals that may never come.
  */
-export function reserveCreation(ctx: CreationContext, user: UserRow): Reservation {
-  const { createPerWallet, createPerIp, createWindowMs } = ctx.config.limits;
+export function reserveCreation(ctx: CreationContext, user: UserRow): CreationReservation {
+  const { createPerWallet, createPerIp, createWindowMs: windowMs, refusedUploadsPerWallet, refusedUploadsPerIp } = ctx.config.limits;
   const limiter = ctx.creationLimiter;
   const walletKey = `wallet:${user.wallet_address}`;
   const ipKey = ctx.req ? `ip:${clientKey(ctx.req.ip)}` : null;
-  const entries: [string, { capacity: number; windowMs: number }][] = [[walletKey, { capacity: createPerWallet, windowMs: createWindowMs }]];
-  if (ipKey) entries.push([ipKey, { capacity: createPerIp, windowMs: createWindowMs }]);
-  const r = limiter.takeAll(entries);
+  const creations: [string, BucketLimit][] = [[walletKey, { capacity: createPerWallet, windowMs }]];
+  const refusals: [string, BucketLimit][] = [[`refused:${walletKey}`, { capacity: refusedUploadsPerWallet, windowMs }]];
+  if (ipKey) {
+    creations.push([ipKey, { capacity: createPerIp, windowMs }]);
+    refusals.push([`refused:${ipKey}`, { capacity: refusedUploadsPerIp, windowMs }]);
+  }
+  const refusedBefore = limiter.check(refusals);
+  if (!refusedBefore.ok) {
+    const wait = waitWords(refusedBefore.retryAfterMs);
+    tooMany(
+      refusedBefore.retryAfterMs,
+      refusedBefore.key === refusals[0][0]
+        ? `Too many of your recent uploads could not be added (refused files or duplicates): at most ${refusedUploadsPerWallet} every ${every(windowMs)} from one wallet. You can upload again in ${wait}.`
+          : `Too many uploads from your network could not be added (refused files or duplicates): at most ${refusedUploadsPerIp} every ${every(windowMs)}. You can upload again in ${wait}.`,
+    );
+  }
+  const r = limiter.takeAll(creations);
   if (!r.ok) {
     tooMany(
       r.retryAfterMs,
       r.key === walletKey
-        ? `You are adding certificates too quickly: at most ${createPerWallet} every ${every(createWindowMs)} from one wallet. You can add another in ${waitWords(r.retryAfterMs)}.`
-        : `Too many certificates are being added from your network: at most ${createPerIp} every ${every(createWindowMs)}. You can add another in ${waitWords(r.retryAfterMs)}.`,
+        ? `You are adding certificates too quickly: at most ${createPerWallet} every ${every(windowMs)} from one wallet. You can add another in ${waitWords(r.retryAfterMs)}.`
+        : `Too many certificates are being added from your network: at most ${createPerIp} every ${every(windowMs)}. You can add another in ${waitWords(r.retryAfterMs)}.`,
     );
   }
-  let released = false;
+  let settled = false;
+  const release = () => {
+    if (settled) return;
+    settled = true;
+    for (const [key] of creations) limiter.give(key);
+  };
   return {
-    release() {
-      if (released) return;
-      released = true;
-      limiter.give(walletKey);
-      if (ipKey) limiter.give(ipKey);
+    release,
+    refused() {
+      if (settled) return;
+      release();
+      // Counted now; a bucket emptied meanwhile by other refusals in flight stays empty (never below).
+      for (const entry of refusals) limiter.take(...entry);
     },
   };
 }
