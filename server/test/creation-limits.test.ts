@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
 import { TokenBuckets } from '../src/lib/rate-limit';
+import { closeDocumentReaders } from '../src/services/documents';
 import { footprint, makePdf, nameWallet, newWallet, startTestServer, tmpDataDir } from './helpers';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -246,6 +247,23 @@ describe('refused uploads (each read and parsed before its refusal) are paced ap
     expect((await createTrpc(server, h, '192.0.2.1')).status).toBe(429);
   });
 
+  it('uploads sent at once are each read, and every refusal among them is charged: the burst is paid off before the next upload is read', async () => {
+    const server = await serverWith({ REFUSED_UPLOAD_LIMIT_PER_WALLET: '2', CERTIFICATE_RATE_LIMIT_WINDOW_SEC: '60' });
+    const t0 = Date.now();
+    const setClock = clockOf(server, t0);
+    const h = await holder(server);
+    await closeDocumentReaders(); // the first check starts a reader (~1 s): all twenty are in flight before any is refused
+    const burst = await Promise.all(Array.from({ length: 20 }, () => createTrpc(server, h, '192.0.2.1', damaged)));
+    expect(burst.map((a) => a.status)).toEqual(Array(20).fill(400));
+    // 2 − 20 refusals, held at −2 (the most a bucket owes): three tokens to refill, 30 s each.
+    const refused = await createTrpc(server, h, '192.0.2.1');
+    expect(refused).toMatchObject({ status: 429, retryAfter: '90' });
+    setClock(t0 + 60_000);
+    expect((await createTrpc(server, h, '192.0.2.1')).status).toBe(429);
+    setClock(t0 + 90_000);
+    expect((await createTrpc(server, h, '192.0.2.1')).status).toBe(200);
+  });
+
   it('per address: fresh wallets from one address share its refusals; another address is not affected', async () => {
     const server = await serverWith({ REFUSED_UPLOAD_LIMIT_PER_IP: '2' });
     clockOf(server, Date.now());
@@ -294,6 +312,18 @@ describe('token buckets (lib/rate-limit)', () => {
     expect(b.check([['r', limit]])).toEqual({ ok: false, key: 'r', retryAfterMs: 30_000 });
     now = 30_000;
     expect(b.check([['r', limit]])).toEqual({ ok: true, remaining: 1 });
+    expect(b.take('r', limit)).toEqual({ ok: true, remaining: 0 });
+  });
+
+  it('charges a cost already incurred into debt, down to minus the capacity', () => {
+    let now = 0;
+    const b = new TokenBuckets({ now: () => now });
+    const limit = { capacity: 2, windowMs: 60_000 };
+    for (let i = 0; i < 3; i++) b.charge('r', limit);
+    expect(b.check([['r', limit]])).toEqual({ ok: false, key: 'r', retryAfterMs: 60_000 }); // −1: two tokens to refill
+    for (let i = 0; i < 10; i++) b.charge('r', limit);
+    expect(b.check([['r', limit]])).toEqual({ ok: false, key: 'r', retryAfterMs: 90_000 }); // held at −2
+    now = 90_000;
     expect(b.take('r', limit)).toEqual({ ok: true, remaining: 0 });
   });
 });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../src/app';
 import { checkDocument, closeDocumentReaders, documentReaderCount, documentReaders, DocumentUnreadableError, READER_POOL_SIZE } from '../src/services/documents/index.js';
+import { mayStart } from '../src/services/documents/readers.js';
 import { inspectUpload, PDF_STREAM_LIMITS } from '../src/services/files/index.js';
 import { makePdf, startTestServer, tmpDataDir, waitFor } from './helpers';
 import { pdfFlateBomb, pdfSlowToParse } from './hostile-support/files';
@@ -124,5 +125,18 @@ describe('a PDF decompression bomb given to checkDocument (upload bypassed)', ()
       await Promise.allSettled(reads);
     }
     expect(most).toBe(READER_POOL_SIZE + 1);
+  });
+
+  it("the pool's rule: reads up to the pool; an upload's check in any reader, but while reads wait only in its own one", () => {
+    const now = (reading: number, checking: number, readsWaiting: number) => ({ reading, checking, readsWaiting });
+    expect(mayStart('read', now(READER_POOL_SIZE - 1, 1, 0))).toBe(true);
+    expect(mayStart('read', now(READER_POOL_SIZE, 0, 0))).toBe(false);
+    // Every pool reader reading: a check still starts (in the one reader more).
+    expect(mayStart('upload', now(READER_POOL_SIZE, 0, 3))).toBe(true);
+    // Checks fill the readers while no read waits…
+    expect(mayStart('upload', now(0, 2, 0))).toBe(true);
+    // …but once one waits, a freed reader goes to it, not to the next check (a stream of checks cannot starve reads).
+    expect(mayStart('upload', now(0, 1, 1))).toBe(false);
+    expect(mayStart('upload', now(0, 2, 1))).toBe(false);
   });
 });

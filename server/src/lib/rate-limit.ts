@@ -75,6 +75,18 @@ export class TokenBuckets {
     return { levels, refused };
   }
 
+  /**
+   * Takes one token for a cost that has already happened, into debt when the bucket is empty (down to
+   * `-capacity`): costs incurred at once, each admitted while a token was left, are all counted, and
+   * the bucket is refused until it has refilled past them.
+   */
+  charge(key: string, limit: BucketLimit, t = this.now()) {
+    const { levels } = this.measure([[key, limit]], t);
+    const [l] = levels;
+    if (!l.known && this.buckets.size >= this.maxKeys) this.sweep(t);
+    this.buckets.set(key, { tokens: Math.max(-l.capacity, l.tokens - 1), at: t, capacity: l.capacity, rate: l.rate });
+  }
+
   /** Gives back a token taken for a request that ended up costing nothing (never above capacity). */
   give(key: string, t = this.now()) {
     const b = this.buckets.get(key);

@@ -24,13 +24,7 @@ const TYPE_LABEL: Record<string, string> = { pdf: 'a PDF', jpeg: 'a JPG image', 
  */
 export async function readUpload(file: File, kind: 'certificate' | 'photo') {
   const bytes = new Uint8Array(await file.arrayBuffer());
-  let info;
-  try {
-    info = await inspectUpload(bytes, { kind });
-  } catch (e) {
-    if (e instanceof FileRejectedError) throw new DomainError('BAD_REQUEST', e.message, { cause: e });
-    throw e;
-  }
+  const info = await badRequestIfRefused(inspectUpload(bytes, { kind }));
   const ext = /\.([A-Za-z0-9]+)$/.exec(file.name ?? '')?.[1]?.toLowerCase();
   const claimed = ext ? EXT_TYPE[ext] : undefined;
   if (claimed && claimed !== info.type) {
@@ -45,15 +39,7 @@ export async function readUpload(file: File, kind: 'certificate' | 'photo') {
  */
 export async function readCertificateFile(file: File): Promise<{ pdf: Uint8Array; sha256: string; originalSha256: string | null; originalMime: string | null }> {
   const { bytes, info } = await readUpload(file, 'certificate');
-  let pdf: Uint8Array = bytes;
-  if (info.type !== 'pdf') {
-    try {
-      pdf = await toPdf(bytes, info.type);
-    } catch (e) {
-      if (e instanceof FileRejectedError) throw new DomainError('BAD_REQUEST', e.message, { cause: e });
-      throw e;
-    }
-  }
+  const pdf = await badRequestIfRefused(toPdf(bytes, info.type)); // a PDF is returned as it is
   const sha256 = sha256Hex(pdf);
   // The document reader will read these bytes next: it need not measure their streams again.
   if (info.pdf) rememberCheckedPdf(sha256, info.pdf);
@@ -61,6 +47,13 @@ export async function readCertificateFile(file: File): Promise<{ pdf: Uint8Array
 }
 
 const conflict = (message: string) => new DomainError('CONFLICT', message);
+
+/** A file refused by its bytes is the client's to fix: BAD_REQUEST with the files service's message. */
+function badRequestIfRefused<T>(work: Promise<T>): Promise<T> {
+  return work.catch((e) => {
+    throw e instanceof FileRejectedError ? new DomainError('BAD_REQUEST', e.message, { cause: e }) : e;
+  });
+}
 
 /**
  * Adds a certificate for `user` (tRPC certificate.create and REST POST /api/v1/certificates both come

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/schema';
 import { isPostgres } from '../../db/dialect';
 import { DomainError } from '../../lib/errors';
-import { clientKey, retryAfterSeconds, type BucketLimit } from '../../lib/rate-limit';
+import { clientKey, retryAfterSeconds, type BucketLimit, type Taken } from '../../lib/rate-limit';
 import type { Services } from '../index';
 
 // Limits on adding certificates. Every certificate is anchored on chain at the operator's expense
@@ -11,6 +11,8 @@ import type { Services } from '../index';
 // bounded (config.limits, README "Configuration"):
 // - a burst limit per wallet and per client address (token buckets in memory, lib/rate-limit): a
 //   script cannot fire dozens at once, nor hop between fresh wallets from one address;
+// - refused uploads (a refused file, a duplicate: each read and checked in a document reader) per
+//   wallet and per client address, charged when they happen;
 // - a daily anchoring budget per wallet, counted from the certificate rows of the last 24 hours, so it
 //   holds across restarts and across servers sharing PostgreSQL.
 // Both the web app (tRPC certificate.create) and REST (POST /api/v1/certificates) come through
@@ -48,7 +50,7 @@ export interface Reservation {
 
 /** A creation's reservation: given back when it creates nothing; a refusal counted when its file was read and refused. */
 export interface CreationReservation extends Reservation {
-  /** The file was read and refused (the upload's checks, a duplicate): its creation is given back, a refusal taken. */
+  /** The file was read and refused (the upload's checks, a duplicate): its creation is given back, a refusal charged. */
   refused(): void;
 }
 
@@ -57,54 +59,64 @@ export interface CreationReservation extends Reservation {
  * refuses with 429 + Retry-After; also refuses while their buckets of refused uploads are empty.
  * In-process callers (no request) have no address: only the wallet counts. Only certificates
  * actually added use up the pace: an upload refused after its file was read (`refused`: a damaged
- * file, a duplicate) gives its creation back and takes a refusal instead, so the parses such uploads
- * cost are paced too; anything else (`release`: the daily budget) gives its creation back. Refusals
- * are counted once they happen (an upload in flight holds none), so uploads sent at once are not
- * refused for refusals that may never come.
+ * file, a duplicate) gives its creation back and is charged as a refusal instead, so the parses such
+ * uploads cost are paced too; anything else (`release`: the daily budget) gives its creation back.
+ * Refusals are charged when they happen (an upload in flight holds none, so uploads sent at once are
+ * not refused for refusals that may never come), into debt when several were in flight at once: a
+ * burst of refused uploads is paid off before the next is read.
  */
 export function reserveCreation(ctx: CreationContext, user: UserRow): CreationReservation {
   const { createPerWallet, createPerIp, createWindowMs: windowMs, refusedUploadsPerWallet, refusedUploadsPerIp } = ctx.config.limits;
   const limiter = ctx.creationLimiter;
+  const per = every(windowMs);
   const walletKey = `wallet:${user.wallet_address}`;
   const ipKey = ctx.req ? `ip:${clientKey(ctx.req.ip)}` : null;
-  const creations: [string, BucketLimit][] = [[walletKey, { capacity: createPerWallet, windowMs }]];
-  const refusals: [string, BucketLimit][] = [[`refused:${walletKey}`, { capacity: refusedUploadsPerWallet, windowMs }]];
+  // Each bucket with what a refusal by it says (`wait`: how long until it has a token again).
+  type Limit = { key: string; limit: BucketLimit; refusal: (wait: string) => string };
+  const creations: Limit[] = [
+    { key: walletKey, limit: { capacity: createPerWallet, windowMs }, refusal: (wait) => `You are adding certificates too quickly: at most ${createPerWallet} every ${per} from one wallet. You can add another in ${wait}.` },
+  ];
+  const refusals: Limit[] = [
+    {
+      key: `refused:${walletKey}`,
+      limit: { capacity: refusedUploadsPerWallet, windowMs },
+      refusal: (wait) => `Too many of your recent uploads could not be added (refused files or duplicates): at most ${refusedUploadsPerWallet} every ${per} from one wallet. You can upload again in ${wait}.`,
+    },
+  ];
   if (ipKey) {
-    creations.push([ipKey, { capacity: createPerIp, windowMs }]);
-    refusals.push([`refused:${ipKey}`, { capacity: refusedUploadsPerIp, windowMs }]);
+    creations.push({ key: ipKey, limit: { capacity: createPerIp, windowMs }, refusal: (wait) => `Too many certificates are being added from your network: at most ${createPerIp} every ${per}. You can add another in ${wait}.` });
+    refusals.push({
+      key: `refused:${ipKey}`,
+      limit: { capacity: refusedUploadsPerIp, windowMs },
+      refusal: (wait) => `Too many uploads from your network could not be added (refused files or duplicates): at most ${refusedUploadsPerIp} every ${per}. You can upload again in ${wait}.`,
+    });
   }
-  const refusedBefore = limiter.check(refusals);
-  if (!refusedBefore.ok) {
-    const wait = waitWords(refusedBefore.retryAfterMs);
-    tooMany(
-      refusedBefore.retryAfterMs,
-      refusedBefore.key === refusals[0][0]
-        ? `Too many of your recent uploads could not be added (refused files or duplicates): at most ${refusedUploadsPerWallet} every ${every(windowMs)} from one wallet. You can upload again in ${wait}.`
-          : `Too many uploads from your network could not be added (refused files or duplicates): at most ${refusedUploadsPerIp} every ${every(windowMs)}. You can upload again in ${wait}.`,
-    );
-  }
-  const r = limiter.takeAll(creations);
-  if (!r.ok) {
-    tooMany(
-      r.retryAfterMs,
-      r.key === walletKey
-        ? `You are adding certificates too quickly: at most ${createPerWallet} every ${every(windowMs)} from one wallet. You can add another in ${waitWords(r.retryAfterMs)}.`
-        : `Too many certificates are being added from your network: at most ${createPerIp} every ${every(windowMs)}. You can add another in ${waitWords(r.retryAfterMs)}.`,
-    );
-  }
-  let settled = false;
-  const release = () => {
-    if (settled) return;
-    settled = true;
-    for (const [key] of creations) limiter.give(key);
+  const entries = (limits: Limit[]) => limits.map((l): [string, BucketLimit] => [l.key, l.limit]);
+  const refuseIfEmpty = (limits: Limit[], r: Taken) => {
+    if (!r.ok) tooMany(r.retryAfterMs, limits.find((l) => l.key === r.key)!.refusal(waitWords(r.retryAfterMs)));
   };
+  refuseIfEmpty(refusals, limiter.check(entries(refusals)));
+  refuseIfEmpty(creations, limiter.takeAll(entries(creations)));
+  const reservation = releaseOnce(() => {
+    for (const l of creations) limiter.give(l.key);
+  });
   return {
-    release,
+    release: reservation.release,
     refused() {
-      if (settled) return;
-      release();
-      // Counted now; a bucket emptied meanwhile by other refusals in flight stays empty (never below).
-      for (const entry of refusals) limiter.take(...entry);
+      if (reservation.release()) for (const l of refusals) limiter.charge(l.key, l.limit);
+    },
+  };
+}
+
+/** A reservation whose `release` gives back once (true that time, false after). */
+function releaseOnce(giveBack: () => void): { release: () => boolean } {
+  let released = false;
+  return {
+    release() {
+      if (released) return false;
+      released = true;
+      giveBack();
+      return true;
     },
   };
 }
@@ -127,14 +139,8 @@ export function reserveRerun(ctx: Pick<Services, 'config' | 'creationLimiter'>, 
       `You are starting verification again too often: at most ${rerunsPerWallet} runs every ${every(createWindowMs)} from one wallet (Check Status, Try Again and corrected details together). You can start another in ${waitWords(r.retryAfterMs)}. A run already finished keeps its result: a file whose text could not be read needs a PDF with selectable text, or the institution's confirmation.`,
     );
   }
-  let released = false;
-  return {
-    release() {
-      if (released) return;
-      released = true;
-      ctx.creationLimiter.give(key);
-    },
-  };
+  const { release } = releaseOnce(() => ctx.creationLimiter.give(key));
+  return { release: () => void release() };
 }
 
 /**

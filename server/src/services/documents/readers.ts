@@ -20,8 +20,8 @@ import type { ReadOptions, ReadResult } from './read.js';
 /** Readers reading at most: the verification worker checks two documents at a time (services/verification). */
 export const READER_POOL_SIZE = 2;
 /**
- * One reader more may exist for an upload's checks (`checkPdfInReader`, `imageToPdfInReader`): a
- * holder waits on those, so they go before queued reads and never wait for a long read to end.
+ * One reader more may exist for an upload's checks (`runUploadTask`): a holder waits on those, so they
+ * go before queued reads, and with every reader of the pool reading they still have one to run in.
  */
 const INTAKE_READERS = 1;
 /**
@@ -125,6 +125,10 @@ class Reader {
   exited = false;
   private started = false;
   private endedHere = false;
+  /** Alive and not being ended: it may be given a document (one being ended would fail it as closed). */
+  get usable() {
+    return !this.exited && !this.endedHere;
+  }
   /** It exited before it was ever ready, and not because it was ended here: a warm one is not started again at once. */
   get failedToStart() {
     return this.exited && !this.started && !this.endedHere;
@@ -189,7 +193,7 @@ class Reader {
     });
   }
 
-  /** Reads one document in this reader (which must be idle). */
+  /** Runs one job (a read, an upload's check or conversion) in this reader (which must be idle). */
   async run(job: Job) {
     this.job = job;
     clearTimeout(this.idleTimer);
@@ -282,14 +286,27 @@ function pump() {
   }
 }
 
-/** Starts `job` in an idle reader of its heap, or a new one when there is room; false when it must wait. */
+/** The pool's rule for a job of `kind` given the readers busy with reads and with uploads' checks, and the reads waiting. */
+export function mayStart(kind: 'read' | 'upload', now: { reading: number; checking: number; readsWaiting: number }): boolean {
+  if (kind === 'read') return now.reading < READER_POOL_SIZE;
+  return now.readsWaiting === 0 || now.checking < INTAKE_READERS;
+}
+
+/**
+ * Starts `job` in an idle reader of its heap, or a new one when there is room (READER_POOL_SIZE +
+ * INTAKE_READERS readers at most); false when it must wait. Reads: at most READER_POOL_SIZE at once.
+ * An upload's checks: in any reader, but while reads wait they keep to INTAKE_READERS busy readers,
+ * so a stream of checks cannot starve the verification's reads.
+ */
 function start(job: Job): boolean {
-  const reading = job.task.kind === 'read';
-  if (reading && [...readers].filter((r) => r.job?.task.kind === 'read').length >= READER_POOL_SIZE) return false;
-  const idle = [...readers].filter((r) => !r.job && !r.exited);
+  const live = [...readers].filter((r) => r.usable);
+  const reading = live.filter((r) => r.job?.task.kind === 'read').length;
+  const checking = live.filter((r) => r.job).length - reading;
+  if (!mayStart(job.task.kind === 'read' ? 'read' : 'upload', { reading, checking, readsWaiting: readQueue.length })) return false;
+  const idle = live.filter((r) => !r.job);
   let reader = idle.find((r) => r.heapMb === job.heapMb);
   if (!reader) {
-    if (readers.size >= READER_POOL_SIZE + (reading ? 0 : INTAKE_READERS)) {
+    if (readers.size >= READER_POOL_SIZE + INTAKE_READERS) {
       // Full: make room only by ending an idle reader of another heap size (tests use those).
       const other = idle[0];
       if (!other) return false;
@@ -357,19 +374,17 @@ export function readInReader(bytes: Uint8Array, opts: ReaderOptions): Promise<Re
   return runInReader(bytes, { kind: 'read', opts: readOpts }, { heapMb, timeLimitMs: timeLimitMs ?? 2 * opts.timeoutMs + SLACK_MS });
 }
 
-/**
- * An upload's PDF checks (services/files inspect-pdf.ts) in a reader process, under its heap and
- * resident-memory limits and `intakeTimeLimitMs`: pdf-lib's parse is synchronous, and a PDF built to
- * be slow to parse held the server's event loop for seconds when it ran there. Rejects with what the
- * reader threw (services/files in-reader.ts turns it back into the upload's refusal).
- */
-export function checkPdfInReader(bytes: Uint8Array): Promise<CheckedPdf> {
-  return runInReader(bytes, { kind: 'check-pdf' }, { heapMb: READER_HEAP_MB, timeLimitMs: tuning.intakeTimeLimitMs });
-}
+/** What an upload asks of a reader: its PDF checks (services/files inspect-pdf.ts) or an image's conversion (to-pdf.ts). */
+export type UploadTask = Exclude<ReaderTask, { kind: 'read' }>;
 
-/** An accepted image converted to a one-page PDF (services/files to-pdf.ts) in a reader process: pdf-lib decodes and deflates a PNG in JavaScript. */
-export function imageToPdfInReader(bytes: Uint8Array, type: ImageType): Promise<Uint8Array> {
-  return runInReader(bytes, { kind: 'image-to-pdf', type }, { heapMb: READER_HEAP_MB, timeLimitMs: tuning.intakeTimeLimitMs });
+/**
+ * An upload's PDF checks or image conversion in a reader process, under its heap and resident-memory
+ * limits and `intakeTimeLimitMs`: pdf-lib's parse, and its PNG decode and deflate, are synchronous,
+ * and a file built to be slow held the server's event loop for seconds when they ran there. Rejects
+ * with what the reader threw (services/files in-reader.ts turns it back into the upload's refusal).
+ */
+export function runUploadTask<K extends UploadTask['kind']>(bytes: Uint8Array, task: Extract<UploadTask, { kind: K }>): Promise<ReaderAnswers[K]> {
+  return runInReader(bytes, task, { heapMb: READER_HEAP_MB, timeLimitMs: tuning.intakeTimeLimitMs });
 }
 
 /** Ends every reader (server shutdown); queued documents fail. Reading again starts new ones. */

@@ -4,20 +4,22 @@
 // and the server's event loop answers everyone. A refusal the reader threw comes back as the same
 // FileRejectedError; a reader stopped at its time or memory limit refuses the file as too complex.
 import { DocumentUnreadableError } from '../documents/errors.js';
-import { checkPdfInReader, imageToPdfInReader, type ReaderError } from '../documents/readers.js';
+import { runUploadTask, type ReaderError } from '../documents/readers.js';
 import { corrupt, FileRejectedError, type CheckedPdf, type FileRejectionCode, type FileType, type ImageType } from './rejection.js';
 
 /** checkPdf (./inspect-pdf.ts) in a reader process. */
 export function checkUploadedPdf(bytes: Uint8Array): Promise<CheckedPdf> {
-  return checkPdfInReader(bytes).catch((e) => {
-    throw asRefusal(e, 'pdf');
-  });
+  return refusingAs('pdf', runUploadTask(bytes, { kind: 'check-pdf' }));
 }
 
 /** toPdf (./to-pdf.ts) in a reader process: a PDF is returned unchanged. */
 export async function toPdf(bytes: Uint8Array, type: FileType): Promise<Uint8Array> {
   if (type === 'pdf') return bytes;
-  return imageToPdfInReader(bytes, type as ImageType).catch((e) => {
+  return refusingAs(type, runUploadTask(bytes, { kind: 'image-to-pdf', type: type as ImageType }));
+}
+
+function refusingAs<T>(type: FileType, answer: Promise<T>): Promise<T> {
+  return answer.catch((e) => {
     throw asRefusal(e, type);
   });
 }
