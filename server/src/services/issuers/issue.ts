@@ -203,6 +203,15 @@ export const issueFlow: ActionFlow = {
     } else {
       // Earlier claims of other wallets end as superseded first (live hashes are unique), each with this transaction in its history.
       await reconcileCertificate({ chain: svc.chain, db: trx, bus: svc.bus }, p.sha256, { signature, source: 'attesta' });
+      // The chain follower may have seen this transaction land first and superseded them without knowing
+      // which one it was (PostgreSQL: it runs beside us). Only this issue gave the record to this holder: say so.
+      await trx
+        .updateTable('certificate_event')
+        .set({ source: 'attesta', signature })
+        .where('kind', '=', 'superseded')
+        .where('signature', 'is', null)
+        .where('certificate_id', 'in', trx.selectFrom('certificate').select('id').where('sha256', '=', p.sha256).where('holder_wallet', '!=', p.holder_wallet))
+        .execute();
       const row: CertificateRow = {
         id,
         user_id: holder.id,
