@@ -25,7 +25,7 @@
  * `ocrMaxPages`, `ocrTimeoutMs`.
  *
  * Parsing (pdf-lib, pdfjs text and page images) runs in reader processes (readers.ts; processes, not
- * worker threads: a worker past its heap limit can abort the whole server): at most 2, a queue
+ * worker threads: a worker past its heap limit can abort the whole server): at most 2 reading, one more for uploads' checks, a queue
  * beyond; each with a 256 MB heap and 1 GB of resident memory, each document with a wall-clock limit
  * (2 × timeoutMs + 8 s for the text, ocrTimeoutMs + 8 s for the page images; the budgets inside
  * the reader count its CPU time, cpu-clock.ts); past any of them the
