@@ -84,10 +84,10 @@ export function loadGenerator(port: number, concurrency = 8) {
    * measures queueing: its mean latency is the connections in flight over the rate (Little's law), so
    * its p99 grows with the connections chosen (bench:scale's cold verify, the same hour: p99 3.5–4.2 ms
    * with 8, 5.7–15 ms with 16), and a pause of the server delays only the requests then in flight, one
-   * a connection. Here each request's latency counts
-   * from when the schedule said to send it (not when it was sent): a server, or a generator, running
-   * late is charged for it (coordinated omission, as wrk2 corrects it). Due requests are sent every
-   * millisecond; one waits for a connection when all `concurrency` are busy, and that wait counts too.
+   * a connection. Here each request's latency counts from when the schedule said to send it (not when
+   * it was sent): a server, or a generator, running late is charged for it (coordinated omission, as
+   * wrk2 corrects it). Due requests are sent every millisecond; one waits for a connection when all
+   * `concurrency` are busy, and that wait counts too.
    */
   async function paced(path: (i: number) => string, o: { rate: number; durationMs: number }): Promise<LoadResult> {
     const lat: number[] = [];

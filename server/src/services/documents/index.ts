@@ -25,10 +25,10 @@
  * `ocrMaxPages`, `ocrTimeoutMs`.
  *
  * Parsing (pdf-lib, pdfjs text and page images) runs in reader processes (readers.ts; processes, not
- * worker threads: a worker past its heap limit can abort the whole server): at most 2 reading, one more for uploads' checks, a queue
- * beyond; each with a 256 MB heap and 1 GB of resident memory, each document with a wall-clock limit
- * (2 × timeoutMs + 8 s for the text, ocrTimeoutMs + 8 s for the page images; the budgets inside
- * the reader count its CPU time, cpu-clock.ts); past any of them the
+ * worker threads: a worker past its heap limit can abort the whole server): at most 2 reading and
+ * one more for uploads' checks, a queue beyond; each with a 256 MB heap and 1 GB of resident memory,
+ * each document with a wall-clock limit (2 × timeoutMs + 8 s for the text, ocrTimeoutMs + 8 s for the
+ * page images; the budgets inside the reader count its CPU time, cpu-clock.ts); past any of them the
  * reader is killed and the document is unreadable (too complex to read). Streams that decode to more
  * than the upload limits (services/files PDF_STREAM_LIMITS: 50 MB, images apart) are refused before
  * any parser decodes them. Option `checkedAtUpload` (what the upload's checks measured of these very
