@@ -1,4 +1,4 @@
-// npm run bench:scale [-- --full] [--n 10000,100000] [--db sqlite,postgres] [--reuse] [--server-root DIR[,DIR2]] [--rounds R] [--accounts M]
+// npm run bench:scale [-- --full] [--n 10000,100000] [--db sqlite,postgres] [--reuse [--postgres-from-sqlite]] [--server-root DIR[,DIR2]] [--rounds R] [--accounts M]
 //
 // Cost in the number of certificates: fills a data dir with N anchored and verified certificates
 // through the real chain code (EmbeddedChain.anchorCertificate + recordVerification, journaled, in
@@ -20,7 +20,9 @@
 // --reuse keeps the fills (--fill-only: only make them) in $TMPDIR/attesta-scale/ and reuses them: SQLite's as
 // data dirs, PostgreSQL's as databases of a cluster kept there too (postgres-cluster/); a fill stopped part-way
 // (killed: a batch is one transaction) goes on where it stopped, and a larger fill starts from a copy of the
-// largest smaller one kept there (1,000,000 from 100,000). --server-root runs the server of another checkout on
+// largest smaller one kept there (1,000,000 from 100,000). With --postgres-from-sqlite a PostgreSQL fill is instead
+// copied row for row from the kept SQLite fill of the same N (copy-fill.ts): minutes, where filling PostgreSQL
+// through the anchoring code takes ~2.8 hours at 1,000,000. --server-root runs the server of another checkout on
 // the same data (before/after figures); with two (`--server-root OLD,NEW`) each N is measured with both,
 // alternately (A B, then B A, …, --rounds R times): how before and after run on the same data and the same hour.
 // --accounts M tops the largest N's chain up to M accounts with funded holder wallets (system accounts, written
@@ -44,6 +46,7 @@ import { VerdictStore } from '../src/services/certificates/verdict-store';
 import { EmbeddedChain } from '../src/services/chain/embedded';
 import { loadOrCreateOperator } from '../src/services/chain/operator';
 import { startPgCluster, type PgCluster } from '../test/pg/cluster';
+import { copySqliteToPostgres } from './copy-fill';
 import { loadGenerator, serverArgs, type LoadResult } from './load';
 import { tableLines } from './report';
 
@@ -55,6 +58,8 @@ const arg = (name: string) => {
 const FULL = argv.includes('--full');
 const REUSE = argv.includes('--reuse');
 const FILL_ONLY = argv.includes('--fill-only'); // with --reuse: prepare the fills, measure nothing
+// With --reuse: a PostgreSQL fill not kept yet is copied from the kept SQLite fill of the same N (copy-fill.ts).
+const FROM_SQLITE = argv.includes('--postgres-from-sqlite');
 const SIZES = (arg('n') ?? (FULL ? '10000,100000,1000000' : '10000,100000')).split(',').map(Number);
 const DBS = (arg('db') ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -391,6 +396,21 @@ async function keptPostgresFill(c: PgCluster, n: number): Promise<{ dataDir: str
   if (fs.existsSync(path.join(dataDir, 'filled')) && (await exists(n))) {
     console.log(`postgres, N = ${n.toLocaleString()}: reusing database scale_${n} and ${dataDir}`);
     return { dataDir, target, fillS: null };
+  }
+  const sqliteFill = path.join(cacheRoot, `sqlite-${n}`);
+  if (FROM_SQLITE && fs.existsSync(path.join(sqliteFill, 'filled'))) {
+    console.log(`postgres, N = ${n.toLocaleString()}: copying the SQLite fill ${sqliteFill}`);
+    const t0 = performance.now();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await adminQuery(c, `drop database if exists scale_${n}`);
+    await adminQuery(c, `create database scale_${n}`);
+    // The data dir's other files (the operator's key) with it: the chain's accounts are that operator's.
+    fs.cpSync(sqliteFill, dataDir, { recursive: true, filter: (f) => !path.basename(f).startsWith('attesta.sqlite') && path.basename(f) !== 'filled' });
+    await copySqliteToPostgres(path.join(sqliteFill, 'attesta.sqlite'), target.url, console.log);
+    const seconds = (performance.now() - t0) / 1000;
+    fs.writeFileSync(path.join(dataDir, 'filled'), JSON.stringify({ n, seconds, copiedFrom: sqliteFill }));
+    console.log(`postgres, N = ${n.toLocaleString()}: copied in ${seconds.toFixed(1)} s`);
+    return { dataDir, target, fillS: seconds };
   }
   let base = fs.existsSync(path.join(dataDir, 'filling')) && (await exists(n)) ? await filledSoFar(target) : null;
   if (base === null) {
