@@ -4,9 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
-import { confirmCertificateIx, requestConfirmationIx } from '../../shared/program/instructions';
+import { LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import { confirmCertificateIx, issueCertificateIx, requestConfirmationIx, revokeCertificateIx } from '../../shared/program/instructions';
 import { findBySha256 } from '../src/db/certificates';
+import { appendEvent } from '../src/db/events';
 import { reconcileCertificate } from '../src/services/chain-sync/reconcile';
 import { fromHex } from '../../shared/program/codec';
 import { ReasonCode } from '../../shared/program/reasons';
@@ -163,6 +164,67 @@ describe('issue', () => {
     // The same file again: the institution's word is not overwritten.
     await expect(south.client.issuer.issue.mutate(form(newWallet().address))).rejects.toMatchObject(refusal('CONFLICT', /already issued or confirmed by Northfield University/));
     console.log(`issue submit → visible: ${ms} ms`);
+  });
+});
+
+describe('issue: the same file issued again after a revoke', () => {
+  // An earlier claim superseded by a transaction this server did not send (found by the chain follower's
+  // backstop, which reads the record and not the transaction: its entry has no signature) stays that
+  // transaction's when the institution later revokes the file and issues it again through Attesta.
+  it('leaves the earlier supersede entry as the follower wrote it; the new issue names only its own', { timeout: 90_000 }, async () => {
+    const squatter = await w.browser();
+    const claims = { title: 'Diploma in Glassmaking', institution_name: 'Northfield University', program_name: 'Glass', issue_date: '2025-03-01' };
+    const pdf = await makePdf([claims.institution_name, claims.title, claims.program_name]);
+    const squatted = await squatter.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'glass.pdf', type: 'application/pdf' }));
+    const hash = fromHex(squatted.sha256);
+    const chain = w.server.services.chain;
+
+    // Northfield issues the file to one wallet with its own tools, and revokes it: the follower does not
+    // watch these sends, its backstop reconciles the row afterwards (no transaction known to it).
+    const first = newWallet().address;
+    const issueTx = new Transaction().add(issueCertificateIx(chain.programId, { hash, holder: new PublicKey(first), authority: north.keypair.publicKey, payer: chain.operator, expiresAt: 0n }));
+    await chain.sendTransaction(issueTx, [north.keypair], { kind: 'issue_elsewhere' });
+    await reconcileCertificate(w.server.services, squatted.sha256);
+    const superseded = (await squatter.client.certificate.events.query({ id: squatted.id })).at(-1);
+    expect(superseded).toMatchObject({ kind: 'superseded', source: 'chain', signature: null });
+    await chain.sendTransaction(new Transaction().add(revokeCertificateIx(chain.programId, { hash, authority: north.keypair.publicKey, reasonCode: ReasonCode.RevokedSuperseded })), [north.keypair], { kind: 'revoke_elsewhere' });
+
+    // Then it issues the file again, to another wallet, through Attesta.
+    const rightful = await w.browser();
+    const prepared = await north.client.issuer.issue.mutate(issueForm({ title: claims.title, program_name: claims.program_name, issue_date: claims.issue_date, holder_wallet: rightful.wallet.address }, pdf));
+    const done = await north.client.issuer.submit.mutate({ signedTransaction: signed(prepared, north) });
+    const id = (done.result as { certificate_id: string }).certificate_id;
+    expect((await rightful.client.certificate.events.query({ id })).map((e) => [e.kind, e.signature])).toEqual([['issued', done.signature]]);
+    // The squatter's history still says what superseded it then: no signature, not this issue's.
+    expect(await squatter.client.certificate.events.query({ id: squatted.id })).toEqual(expect.arrayContaining([superseded]));
+    const entries = await db().selectFrom('certificate_event').select(['signature', 'source']).where('certificate_id', '=', squatted.id).where('kind', '=', 'superseded').execute();
+    expect(entries).toEqual([{ signature: null, source: 'chain' }]);
+  });
+
+  it('takes over the entry the follower wrote first for this very issue (it landed, the backstop ran before the issue’s rows)', { timeout: 90_000 }, async () => {
+    const squatter = await w.browser();
+    const claims = { title: 'Diploma in Bookbinding', institution_name: 'Northfield University', program_name: 'Books', issue_date: '2025-04-01' };
+    const pdf = await makePdf([claims.institution_name, claims.title, claims.program_name]);
+    const squatted = await squatter.client.certificate.create.mutate(certForm(claims, { bytes: pdf, name: 'books.pdf', type: 'application/pdf' }));
+    const rightful = await w.browser();
+    const prepared = await north.client.issuer.issue.mutate(issueForm({ title: claims.title, program_name: claims.program_name, issue_date: claims.issue_date, holder_wallet: rightful.wallet.address }, pdf));
+    // What the backstop writes when it reads the record between the landing and the issue's own rows:
+    // the claim superseded, giving the record to the rightful holder, with no transaction known to it.
+    const follower = (newHolder: string, at = new Date().toISOString()) =>
+      appendEvent(db(), { certificate_id: squatted.id, kind: 'superseded', actor: { role: 'issuer', wallet: north.wallet.address, name: 'Northfield University' }, source: 'chain', message: `Superseded ${at}.`, details: { new_holder_wallet: newHolder }, at });
+    await db().updateTable('certificate').set({ verification_status: 'superseded' }).where('id', '=', squatted.id).execute();
+    await follower(rightful.wallet.address);
+    await follower(newWallet().address); // naming someone else: not this issue's
+    await follower(rightful.wallet.address, '2020-01-01T00:00:00.000Z'); // written before the issue was prepared: not this issue's
+    const done = await north.client.issuer.submit.mutate({ signedTransaction: signed(prepared, north) });
+    const entries = await db().selectFrom('certificate_event').select(['signature', 'source', 'details', 'at']).where('certificate_id', '=', squatted.id).where('kind', '=', 'superseded').execute();
+    // [names the rightful holder, written before the prepare, source, signature]; two were written in the same millisecond perhaps, so sorted here.
+    const said = entries.map((e) => [JSON.parse(e.details!).new_holder_wallet === rightful.wallet.address, e.at.startsWith('2020'), e.source, e.signature]);
+    expect(said.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
+      [false, false, 'chain', null],
+      [true, false, 'attesta', done.signature],
+      [true, true, 'chain', null],
+    ]);
   });
 });
 

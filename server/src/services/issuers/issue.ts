@@ -6,7 +6,7 @@ import type { ConfirmedDetails } from '../../../../shared/schemas/details';
 import { appendAudit } from '../../db/audit';
 import { appendEvent } from '../../db/events';
 import { findBySha256, insertCertificate, updateCertificate } from '../../db/certificates';
-import type { CertificateRow, IssuerProfileRow, UserRow } from '../../db/schema';
+import type { CertificateRow, IssuerProfileRow, UserRow, WalletActionRow } from '../../db/schema';
 import { fail } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { reconcileCertificate, withdrawOpenRequests } from '../chain-sync/reconcile';
@@ -171,6 +171,27 @@ async function holderUser(trx: ActionServices['db'], wallet: string): Promise<Us
   return user;
 }
 
+/**
+ * The chain follower's backstop may have seen this transaction's record first and superseded the earlier
+ * claims without knowing which transaction did it (PostgreSQL: it runs beside us), writing their
+ * `superseded` entries without a signature. The ones that are this issue's say so: written since the
+ * issue was prepared (it cannot have landed before) and naming this holder as the record's new one. An
+ * older entry without a signature is another transaction's (the file issued to another wallet, revoked
+ * and now issued again) and keeps its own words.
+ */
+async function claimFollowersSupersede(trx: ActionServices['db'], a: WalletActionRow, p: IssuePayload, signature: string) {
+  const candidates = await trx
+    .selectFrom('certificate_event')
+    .select(['id', 'details'])
+    .where('kind', '=', 'superseded')
+    .where('signature', 'is', null)
+    .where('at', '>=', a.created_at)
+    .where('certificate_id', 'in', trx.selectFrom('certificate').select('id').where('sha256', '=', p.sha256).where('holder_wallet', '!=', p.holder_wallet))
+    .execute();
+  const ours = candidates.filter((e) => (JSON.parse(e.details ?? '{}') as { new_holder_wallet?: string }).new_holder_wallet === p.holder_wallet).map((e) => e.id);
+  if (ours.length) await trx.updateTable('certificate_event').set({ source: 'attesta', signature }).where('id', 'in', ours).execute();
+}
+
 export const issueFlow: ActionFlow = {
   async finish(svc, trx, a, signature) {
     const p = payloadOf<IssuePayload>(a);
@@ -203,15 +224,7 @@ export const issueFlow: ActionFlow = {
     } else {
       // Earlier claims of other wallets end as superseded first (live hashes are unique), each with this transaction in its history.
       await reconcileCertificate({ chain: svc.chain, db: trx, bus: svc.bus }, p.sha256, { signature, source: 'attesta' });
-      // The chain follower may have seen this transaction land first and superseded them without knowing
-      // which one it was (PostgreSQL: it runs beside us). Only this issue gave the record to this holder: say so.
-      await trx
-        .updateTable('certificate_event')
-        .set({ source: 'attesta', signature })
-        .where('kind', '=', 'superseded')
-        .where('signature', 'is', null)
-        .where('certificate_id', 'in', trx.selectFrom('certificate').select('id').where('sha256', '=', p.sha256).where('holder_wallet', '!=', p.holder_wallet))
-        .execute();
+      await claimFollowersSupersede(trx, a, p, signature);
       const row: CertificateRow = {
         id,
         user_id: holder.id,
