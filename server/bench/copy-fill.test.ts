@@ -11,31 +11,16 @@ import { Keypair } from '@solana/web3.js';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
-import { openDatabase, type DatabaseTarget, type Db } from '../src/db';
+import { openDatabase, type Db } from '../src/db';
 import { isPostgres } from '../src/db/dialect';
 import { journalLandedTransactions } from '../src/json-rpc/journal';
 import { VerdictStore } from '../src/services/certificates/verdict-store';
-import { EmbeddedChain } from '../src/services/chain/embedded';
-import { loadOrCreateOperator } from '../src/services/chain/operator';
 import { startPgCluster, type PgCluster } from '../test/pg/cluster';
 import { copySqliteToPostgres } from './copy-fill';
+import { openData } from './data-dir';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const text = (x: unknown) => JSON.stringify(x, (_, v) => (typeof v === 'bigint' ? v.toString() : v));
 const hashOf = (k: number) => createHash('sha256').update(`copy-fill:${k}`).digest();
-
-async function openChain(dir: string, target: DatabaseTarget) {
-  const { db } = await openDatabase(target);
-  const chain = await EmbeddedChain.start({
-    db,
-    programId: CERTIFICATES_PROGRAM_ID,
-    programPath: path.join(ROOT, 'programs/certificates/deploy/certificates.so'),
-    operator: loadOrCreateOperator(path.join(dir, 'operator.json')),
-    sqliteFile: target.kind === 'sqlite' ? target.file : undefined,
-  });
-  return { db, chain };
-}
 
 /** Every row of every table (Kysely's own tables aside), values as text: what each database holds. */
 async function contents(db: Db): Promise<Record<string, string[]>> {
@@ -66,7 +51,7 @@ describe('bench: a SQLite fill copied into PostgreSQL', () => {
   beforeAll(async () => {
     // What the bench's fill leaves: anchored and verified certificates, their journal, their stored
     // verdicts, a certificate row each, and one with the widest values a column takes.
-    const { db, chain } = await openChain(dir, { kind: 'sqlite', file });
+    const { db, chain } = await openData(dir, { kind: 'sqlite', file });
     journalLandedTransactions(chain);
     await chain.ensureRegistry();
     const now = new Date().toISOString();
@@ -108,8 +93,8 @@ describe('bench: a SQLite fill copied into PostgreSQL', () => {
     expect(copied.find((t) => t.table === 'certificate')?.rows).toBe(3);
     expect(copied.find((t) => t.table === 'public_verdict')?.rows).toBe(3);
 
-    const sqlite = await openChain(dir, { kind: 'sqlite', file });
-    const postgres = await openChain(dir, { kind: 'postgres', url });
+    const sqlite = await openData(dir, { kind: 'sqlite', file });
+    const postgres = await openData(dir, { kind: 'postgres', url });
     try {
       const [from, to] = [await contents(sqlite.db), await contents(postgres.db)];
       expect(Object.keys(to)).toEqual(Object.keys(from));

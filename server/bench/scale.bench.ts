@@ -37,16 +37,14 @@ import path from 'node:path';
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { CERTIFICATES_PROGRAM_ID } from '../../shared/program/ids';
 import { openDatabase, type DatabaseTarget, type Db } from '../src/db';
 import type { NewCertificate } from '../src/db/schema';
 import { journalLandedTransactions } from '../src/json-rpc/journal';
 import { CACHE_TTL_MS as VERDICT_CACHE_TTL_MS } from '../src/services/certificates/verdict';
 import { VerdictStore } from '../src/services/certificates/verdict-store';
-import { EmbeddedChain } from '../src/services/chain/embedded';
-import { loadOrCreateOperator } from '../src/services/chain/operator';
 import { startPgCluster, type PgCluster } from '../test/pg/cluster';
 import { copySqliteToPostgres } from './copy-fill';
+import { openData } from './data-dir';
 import { loadGenerator, serverArgs, type LoadResult } from './load';
 import { tableLines } from './report';
 
@@ -100,20 +98,6 @@ async function freePort(): Promise<number> {
 async function writeOnce(db: Db, target: DatabaseTarget) {
   if (target.kind !== 'sqlite') return;
   for (const p of ['synchronous = OFF', 'wal_autocheckpoint = 100000', 'cache_size = -2000000']) await sql.raw(`pragma ${p}`).execute(db);
-}
-
-/** The data dir's database (migrated) and embedded chain, as the server opens them. */
-async function openData(dataDir: string, target: DatabaseTarget) {
-  const { db } = await openDatabase(target);
-  const operator = loadOrCreateOperator(path.join(dataDir, 'operator.json'));
-  const chain = await EmbeddedChain.start({
-    db,
-    programId: CERTIFICATES_PROGRAM_ID,
-    programPath: path.join(ROOT, 'programs/certificates/deploy/certificates.so'),
-    operator,
-    sqliteFile: target.kind === 'sqlite' ? target.file : undefined,
-  });
-  return { db, chain };
 }
 
 /** How many accounts the embedded chain persisted in the data dir. */
