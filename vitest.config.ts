@@ -14,6 +14,8 @@ export default defineConfig({
     // one waits the whole timeout.
     expect: { poll: { timeout: 10_000 } },
     env: { RUST_LOG: 'error' },
+    // A file that never finishes would leave the run silent until CI kills it: the watchdog names it.
+    reporters: ['default', './tests/support/stall-watchdog.ts'],
     // Bankrun and LiteSVM are native and memory hungry; forks isolate them per file.
     pool: 'forks',
     // Two files at a time even on two cores (vitest's default there is one): most of a file's time is

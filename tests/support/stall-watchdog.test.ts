@@ -1,0 +1,96 @@
+// The stall watchdog (a vitest reporter): a file that never finishes is named, with where it was and the
+// processes it waits on, and the run ends with exit code 1 instead of going silent until CI kills it.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TestCase, TestModule } from 'vitest/node';
+import StallWatchdog, { processTree } from './stall-watchdog';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const mod = (id: string) => ({ moduleId: `/r/${id}`, relativeModuleId: id, project: { name: 'main' }, type: 'module' }) as unknown as TestModule;
+
+function watchdog(limitMs = 60_000) {
+  let now = 0;
+  const out: string[] = [];
+  const exits: number[] = [];
+  const w = new StallWatchdog({ limitMs, now: () => now, write: (t) => out.push(t), exit: (c) => exits.push(c), processes: () => '  123 S 5s sleep 97' });
+  return { w, out, exits, advance: (ms: number) => (now += ms) };
+}
+
+describe('stall watchdog', () => {
+  it('names a file past the limit, the test it was in and the processes, and ends the run with 1', () => {
+    const { w, out, exits, advance } = watchdog();
+    const stuck = mod('server/test/stuck.test.ts');
+    w.onTestModuleQueued(stuck);
+    w.onTestCaseReady({ module: stuck, fullName: 'a suite > waits forever' } as unknown as TestCase);
+    advance(60_000);
+    w.check();
+    expect(exits).toEqual([]); // at the limit, not past it
+    advance(1);
+    w.check();
+    expect(exits).toEqual([1]);
+    const text = out.join('');
+    expect(text).toContain('run longer than 1.0 min');
+    expect(text).toContain('main server/test/stuck.test.ts: running for 1.0 min, last reported: test "a suite > waits forever"');
+    expect(text).toContain('123 S 5s sleep 97');
+  });
+
+  it('says a file is stuck loading, or in a hook; a file that ended, or a run that ended, is not reported', () => {
+    const { w, out, exits, advance } = watchdog();
+    const loading = mod('tests/loading.test.ts');
+    const hooked = mod('tests/hooked.test.ts');
+    const done = mod('tests/done.test.ts');
+    for (const m of [loading, hooked, done]) w.onTestModuleQueued(m);
+    w.onHookStart({ name: 'beforeAll', entity: hooked });
+    w.onTestModuleEnd(done);
+    advance(61_000);
+    w.check();
+    expect(exits).toEqual([1]);
+    const text = out.join('');
+    expect(text).toContain('test files have run longer');
+    expect(text).toContain('tests/loading.test.ts: running for 1.0 min, last reported: loading the file');
+    expect(text).toContain('tests/hooked.test.ts: running for 1.0 min, last reported: beforeAll of the file');
+    expect(text).not.toContain('done.test.ts');
+
+    const after = watchdog();
+    after.w.onTestModuleQueued(mod('tests/x.test.ts'));
+    after.w.onTestRunEnd();
+    after.advance(10 * 60_000);
+    after.w.check();
+    expect(after.exits).toEqual([]);
+  });
+
+  it('lists the processes under a pid, nested', async () => {
+    const child = spawn('sh', ['-c', 'sleep 31 & wait'], { stdio: 'ignore', detached: true });
+    try {
+      await expect.poll(() => processTree(process.pid)).toMatch(new RegExp(`^  ${child.pid} \\S+ \\d+s sh -c sleep 31 & wait\\n    \\d+ \\S+ \\d+s sleep 31$`, 'm'));
+    } finally {
+      process.kill(-child.pid!, 'SIGKILL'); // the shell and its sleep
+    }
+  });
+
+  it('a real vitest run with a file that never finishes ends with 1 and names it; the other file passed', async () => {
+    const run = spawn(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'tests/support/fixtures/stall.vitest.config.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ATTESTA_TEST_STALL_MINUTES: '0.1', CI: 'true' },
+      detached: true, // its own process group: the blocked worker and its sleep are ended with it below
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    run.stdout!.on('data', (d) => (out += d));
+    run.stderr!.on('data', (d) => (out += d));
+    try {
+      const code = await new Promise<number | null>((resolve) => run.once('exit', resolve));
+      expect(code, out).toBe(1);
+      expect(out).toContain('passes.fixture.ts');
+      expect(out).toMatch(/stalls\.fixture\.ts: running for [\d.]+ min, last reported: /);
+      expect(out).toMatch(/^\s+\d+ \S+ \d+s sleep 97$/m); // what the stuck worker waits on
+    } finally {
+      try {
+        process.kill(-run.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }, 60_000);
+});
