@@ -40,8 +40,10 @@ async function freePort(): Promise<number> {
  * Starts a throwaway cluster, or with `keepIn` the cluster kept in that directory (made there the first
  * time, left there by stop(): the scale bench's fills outlive a run). Durability stays off either way:
  * a kept cluster survives its server being stopped or killed, not the machine losing power.
+ * `sharedBuffers` (PostgreSQL's units, e.g. '4GB') applies to this start; the test run's clusters keep
+ * 64 MB, enough for what a test writes.
  */
-export async function startPgCluster(opts: { keepIn?: string } = {}): Promise<PgCluster> {
+export async function startPgCluster(opts: { keepIn?: string; sharedBuffers?: string } = {}): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error('PostgreSQL is not installed: apt-get install postgresql (or set PG_BIN to its bin directory)');
   const dir = opts.keepIn ?? fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-pg-'));
@@ -75,7 +77,7 @@ export async function startPgCluster(opts: { keepIn?: string } = {}): Promise<Pg
     '-c full_page_writes=off',
     // Test files run in parallel, each with a few servers of 10 pooled connections.
     '-c max_connections=400',
-    '-c shared_buffers=64MB',
+    `-c shared_buffers=${opts.sharedBuffers ?? '64MB'}`,
   ].join(' ');
   run('pg_ctl', ['-D', data, '-o', serverOptions, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   return {
