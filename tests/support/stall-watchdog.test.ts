@@ -7,7 +7,7 @@ import type { TestCase, TestModule } from 'vitest/node';
 import StallWatchdog, { processTree } from './stall-watchdog';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const mod = (id: string) => ({ moduleId: `/r/${id}`, relativeModuleId: id, project: { name: 'main' }, type: 'module' }) as unknown as TestModule;
+const mod = (id: string, project = 'main') => ({ moduleId: `/r/${id}`, relativeModuleId: id, project: { name: project }, type: 'module' }) as unknown as TestModule;
 
 function watchdog(limitMs = 60_000) {
   let now = 0;
@@ -35,7 +35,7 @@ describe('stall watchdog', () => {
     expect(text).toContain('123 S 5s sleep 97');
   });
 
-  it('says a file is stuck loading, or in a hook; a file that ended, or a run that ended, is not reported', () => {
+  it('says a file is stuck loading, or in a hook; a file that ended (in its project), or a run that ended, is not reported', () => {
     const { w, out, exits, advance } = watchdog();
     const loading = mod('tests/loading.test.ts');
     const hooked = mod('tests/hooked.test.ts');
@@ -51,6 +51,17 @@ describe('stall watchdog', () => {
     expect(text).toContain('tests/loading.test.ts: running for 1.0 min, last reported: loading the file');
     expect(text).toContain('tests/hooked.test.ts: running for 1.0 min, last reported: beforeAll of the file');
     expect(text).not.toContain('done.test.ts');
+
+    // The same file in two projects: the one that ended does not hide the one still running.
+    const twice = watchdog();
+    twice.w.onTestModuleQueued(mod('server/test/x.test.ts', 'main'));
+    twice.w.onTestModuleQueued(mod('server/test/x.test.ts', 'server-postgres'));
+    twice.w.onTestModuleEnd(mod('server/test/x.test.ts', 'main'));
+    twice.advance(61_000);
+    twice.w.check();
+    expect(twice.exits).toEqual([1]);
+    expect(twice.out.join('')).toContain('server-postgres server/test/x.test.ts: running for 1.0 min');
+    expect(twice.out.join('')).not.toContain('  main server/test/x.test.ts');
 
     const after = watchdog();
     after.w.onTestModuleQueued(mod('tests/x.test.ts'));

@@ -7,7 +7,9 @@ import { execFileSync } from 'node:child_process';
 import type { Reporter, ReportedHookContext, TestCase, TestModule } from 'vitest/node';
 
 /** Longest a file may run: the longest takes ~3 minutes on two busy cores. */
-const LIMIT_MS = Number(process.env.ATTESTA_TEST_STALL_MINUTES ?? 12) * 60_000;
+const LIMIT_MINUTES = Number(process.env.ATTESTA_TEST_STALL_MINUTES ?? 12);
+if (!(LIMIT_MINUTES > 0)) throw new Error(`ATTESTA_TEST_STALL_MINUTES must be a number of minutes above 0, not "${process.env.ATTESTA_TEST_STALL_MINUTES}"`);
+const LIMIT_MS = LIMIT_MINUTES * 60_000;
 
 interface Running {
   file: string;
@@ -47,20 +49,20 @@ export default class StallWatchdog implements Reporter {
   }
 
   onTestModuleQueued(m: TestModule) {
-    this.running.set(m.moduleId, { file: `${m.project.name} ${m.relativeModuleId}`, since: this.o.now(), at: 'loading the file' });
+    this.running.set(key(m), { file: `${m.project.name} ${m.relativeModuleId}`, since: this.o.now(), at: 'loading the file' });
   }
 
   onTestCaseReady(t: TestCase) {
-    this.at(t.module.moduleId, `test "${t.fullName}"`);
+    this.at(t.module, `test "${t.fullName}"`);
   }
 
   onHookStart(h: ReportedHookContext) {
-    if (h.entity.type === 'module') this.at(h.entity.moduleId, `${h.name} of the file`);
-    else this.at(h.entity.module.moduleId, `${h.name} of "${h.entity.fullName}"`);
+    if (h.entity.type === 'module') this.at(h.entity, `${h.name} of the file`);
+    else this.at(h.entity.module, `${h.name} of "${h.entity.fullName}"`);
   }
 
   onTestModuleEnd(m: TestModule) {
-    this.running.delete(m.moduleId);
+    this.running.delete(key(m));
   }
 
   onTestRunEnd() {
@@ -88,11 +90,14 @@ export default class StallWatchdog implements Reporter {
     this.o.exit(1);
   }
 
-  private at(moduleId: string, where: string) {
-    const r = this.running.get(moduleId);
+  private at(m: TestModule, where: string) {
+    const r = this.running.get(key(m));
     if (r) r.at = where;
   }
 }
+
+/** A file runs once per project that includes it (the server suite on SQLite and on PostgreSQL). */
+const key = (m: TestModule) => `${m.project.name}\0${m.moduleId}`;
 
 const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
 
