@@ -37,7 +37,7 @@ export default class StallWatchdog implements Reporter {
       limitMs: LIMIT_MS,
       checkEveryMs: Math.min(30_000, Math.max(1000, (options.limitMs ?? LIMIT_MS) / 4)),
       now: Date.now,
-      write: (text) => process.stderr.write(text),
+      write: (text) => process.stdout.write(text), // beside vitest's own report, which CI logs show
       exit: (code) => process.exit(code),
       processes: () => processTree(process.pid),
       ...options,
