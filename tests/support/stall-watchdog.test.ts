@@ -74,7 +74,7 @@ describe('stall watchdog', () => {
   it('lists the processes under a pid, nested', async () => {
     const child = spawn('sh', ['-c', 'sleep 31 & wait'], { stdio: 'ignore', detached: true });
     try {
-      await expect.poll(() => processTree(process.pid)).toMatch(new RegExp(`^  ${child.pid} \\S+ \\d+s sh -c sleep 31 & wait\\n    \\d+ \\S+ \\d+s sleep 31$`, 'm'));
+      await expect.poll(() => processTree(process.pid)).toMatch(new RegExp(`^  ${child.pid} \\S+ \\S+ \\d+s sh -c sleep 31 & wait\\n    \\d+ \\S+ \\S+ \\d+s sleep 31$`, 'm'));
     } finally {
       process.kill(-child.pid!, 'SIGKILL'); // the shell and its sleep
     }
@@ -95,7 +95,8 @@ describe('stall watchdog', () => {
       expect(code, out).toBe(1);
       expect(out).toContain('passes.fixture.ts');
       expect(out).toMatch(/stalls\.fixture\.ts: running for [\d.]+ min, last reported: /);
-      expect(out).toMatch(/^\s+\d+ \S+ \d+s sleep 97$/m); // what the stuck worker waits on
+      // What the stuck worker waits on: its child, the sleep (pid, state, kernel wait, age, command).
+      expect(out).toMatch(/^\s+\d+ \S+ \S+ \d+s \S*node .*forks\.js\n\s+\d+ \S+ \S+ \d+s sleep 97$/m);
     } finally {
       try {
         process.kill(-run.pid!, 'SIGKILL');

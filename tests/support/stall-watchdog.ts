@@ -101,25 +101,26 @@ const key = (m: TestModule) => `${m.project.name}\0${m.moduleId}`;
 
 const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
 
-/** `ps` of `root` and everything under it, indented by depth. */
+/** `ps` of `root` and everything under it, indented by depth: pid, state, kernel wait, age, command. */
 export function processTree(root: number): string {
   let out: string;
   try {
-    out = execFileSync('ps', ['-eo', 'pid=,ppid=,etimes=,stat=,args='], { encoding: 'utf8', timeout: 10_000 });
+    // wchan: where in the kernel each one sleeps (do_wait: on a child; pipe_read; futex_wait_queue: a lock).
+    out = execFileSync('ps', ['-eo', 'pid=,ppid=,etimes=,stat=,wchan:24=,args='], { encoding: 'utf8', timeout: 10_000 });
   } catch (e) {
     return `  (ps failed: ${(e as Error).message})`;
   }
   const rows = out
     .split('\n')
-    .map((l) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(l))
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(.*)$/.exec(l))
     .filter((m): m is RegExpExecArray => !!m)
-    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), seconds: Number(m[3]), stat: m[4], args: m[5] }));
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), seconds: Number(m[3]), stat: m[4], wchan: m[5], args: m[6] }));
   const children = new Map<number, typeof rows>();
   for (const r of rows) children.set(r.ppid, [...(children.get(r.ppid) ?? []), r]);
   const lines: string[] = [];
   const walk = (pid: number, depth: number) => {
     for (const c of children.get(pid) ?? []) {
-      lines.push(`  ${'  '.repeat(depth)}${c.pid} ${c.stat} ${c.seconds}s ${c.args.slice(0, 240)}`);
+      lines.push(`  ${'  '.repeat(depth)}${c.pid} ${c.stat} ${c.wchan} ${c.seconds}s ${c.args.slice(0, 240)}`);
       walk(c.pid, depth + 1);
     }
   };
