@@ -9,11 +9,12 @@ import StallWatchdog, { processTree } from './stall-watchdog';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const mod = (id: string, project = 'main') => ({ moduleId: `/r/${id}`, relativeModuleId: id, project: { name: project }, type: 'module' }) as unknown as TestModule;
 
-function watchdog(limitMs = 60_000) {
+/** A watchdog with a 1-minute limit on a clock the test moves, its output and exits recorded. */
+function watchdog() {
   let now = 0;
   const out: string[] = [];
   const exits: number[] = [];
-  const w = new StallWatchdog({ limitMs, now: () => now, write: (t) => out.push(t), exit: (c) => exits.push(c), processes: () => '  123 S 5s sleep 97' });
+  const w = new StallWatchdog({ limitMs: 60_000, now: () => now, write: (t) => out.push(t), exit: (c) => exits.push(c), processes: () => '  123 S 5s sleep 97' });
   return { w, out, exits, advance: (ms: number) => (now += ms) };
 }
 

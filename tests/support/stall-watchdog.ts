@@ -116,7 +116,11 @@ export function processTree(root: number): string {
     .filter((m): m is RegExpExecArray => !!m)
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), seconds: Number(m[3]), stat: m[4], wchan: m[5], args: m[6] }));
   const children = new Map<number, typeof rows>();
-  for (const r of rows) children.set(r.ppid, [...(children.get(r.ppid) ?? []), r]);
+  for (const r of rows) {
+    const siblings = children.get(r.ppid);
+    if (siblings) siblings.push(r);
+    else children.set(r.ppid, [r]);
+  }
   const lines: string[] = [];
   const walk = (pid: number, depth: number) => {
     for (const c of children.get(pid) ?? []) {
