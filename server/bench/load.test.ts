@@ -1,9 +1,10 @@
 // The benches' load generator (load.ts): its open loop charges a server's pause to every request
 // scheduled during it, which is what makes its p99 the latency a steady load meets.
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadGenerator } from './load';
+import { loadGenerator, PRODUCTION_NODE_FLAGS } from './load';
 
 let server: http.Server | null = null;
 afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
@@ -52,5 +53,13 @@ describe('paced (open loop)', () => {
     } finally {
       gen.close();
     }
+  });
+});
+
+describe('PRODUCTION_NODE_FLAGS', () => {
+  // The benches and the fault tests start the server with these: they must measure what `npm start` runs.
+  it('are the flags `npm start` runs the server with', () => {
+    const start = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start as string;
+    expect(start).toBe(['node', ...PRODUCTION_NODE_FLAGS, 'dist/server/main.mjs'].join(' '));
   });
 });

@@ -8,13 +8,20 @@ import http from 'node:http';
 import path from 'node:path';
 
 /**
- * The Node flags `npm start` runs the server with (package.json): source maps, and the old generation
- * grown to live size × 1.5 between full collections instead of V8's own factor (up to × 4 when
- * collections are cheap) — under load every scavenge promotes the objects of the requests in flight,
- * and with V8's factor that garbage took the resident memory from ~250 MB to 400–600 MB before the next
- * full collection (bench:scale, 10,000 certificates), with × 1.5 to ~330 MB, at no measured cost.
+ * The Node flags `npm start` runs the server with (package.json; load.test.ts holds the two equal):
+ * - source maps;
+ * - the old generation grown to live size × 1.5 between full collections instead of V8's own factor (up
+ *   to × 4 when collections are cheap): garbage promoted under load took the resident memory from ~250 MB
+ *   to 400–600 MB before the next full collection (bench:scale, 10,000 certificates), with × 1.5 to
+ *   ~330 MB, at no measured cost;
+ * - no allocation-site pretenuring. V8 had decided to allocate node-postgres's parsed rows (pg-protocol's
+ *   DataRow field arrays) in the old generation from the start; an old array holding a young string keeps
+ *   it through every young-generation collection until the next full one, so each stored verdict read
+ *   on PostgreSQL (~1.6 kB) was promoted: ~780 kB a scavenge under cold verifies, against ~1 kB without
+ *   it, and scavenges of 2.2 against 1.5–1.7 ms (#15, twenty-first round). bench:scale and bench:server
+ *   alternately with and without: nothing else moved beyond the noise.
  */
-export const PRODUCTION_NODE_FLAGS = ['--enable-source-maps', '--heap-growing-percent=50'];
+export const PRODUCTION_NODE_FLAGS = ['--enable-source-maps', '--heap-growing-percent=50', '--no-allocation-site-pretenuring'];
 
 /**
  * The arguments to Node that start the server of the checkout at `root` as `npm start` does: its
