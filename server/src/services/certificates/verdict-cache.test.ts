@@ -98,7 +98,7 @@ describe('RecentlyAsked', () => {
   it('takes a hash with other first bits on the same slot for another hash (it evicts the first)', () => {
     const recent = new RecentlyAsked(1000);
     const a = 'a'.repeat(64);
-    const b = other(a, 0, 'b'); // same slot (bits 32–45), another fingerprint
+    const b = other(a, 0, 'b'); // same slot (the bits after the first 32), another fingerprint
     expect(recent.askedAgain(a, 1)).toBe(false);
     expect(recent.askedAgain(b, 2)).toBe(false);
     expect(recent.askedAgain(a, 3)).toBe(false); // b took the slot: a's repeat is missed (one more read, no harm)

@@ -51,9 +51,9 @@ export interface StoredVerdicts {
 const RECENT_SLOTS = 1 << 14;
 
 /**
- * Which hashes were asked within the last `windowMs`, in a fixed table of 16,384 slots (192 KB,
- * allocated once; a request allocates nothing here): a slot per hash by its bits 32–45, holding its
- * first 32 bits and when it was asked. Two hashes on one slot evict each other, so a hash asked again
+ * Which hashes were asked within the last `windowMs`, in a fixed table of 16,384 slots (192 kB,
+ * allocated once: nothing a request makes is kept): a slot per hash by 14 of its bits 32–47, holding
+ * its first 32 bits and when it was asked. Two hashes on one slot evict each other, so a hash asked again
  * may be taken for a first ask (one more read), and one that shares the slot and the first 32 bits for a
  * second (cached early): either only moves a cost. The admission filter of TinyLFU ("doorkeeper").
  */
