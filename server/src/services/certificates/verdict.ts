@@ -118,7 +118,8 @@ export class VerdictService {
     if (!this.stored) return null;
     const version = this.svc.chain.stateVersion();
     const json = await this.stored.read(p.sha256, p.origin);
-    if (json && this.recentlyAsked.askedAgain(p.sha256, Date.now())) this.remember(this.cacheKey(p), { at: Date.now(), version, json });
+    const now = Date.now();
+    if (json && this.recentlyAsked.askedAgain(p.sha256, now)) this.remember(this.cacheKey(p), { at: now, version, json });
     return json;
   }
 
