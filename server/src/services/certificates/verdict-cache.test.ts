@@ -3,7 +3,12 @@
 // collections and went to the old generation: #15); a hash asked again within the cache's lifetime is
 // kept and then answered from memory; a stale or chain-changed entry is never served.
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CERTIFICATES_PROGRAM_ID } from '../../../../shared/program/ids';
+import { openDatabase, type Db } from '../../db';
 import { CACHE_TTL_MS, RecentlyAsked, VerdictService } from './verdict';
 
 const hash = (n: number) => createHash('sha256').update(`certificate ${n}`).digest('hex');
@@ -80,6 +85,72 @@ describe('the verdict cache in front of the stored verdicts', () => {
     changeChain();
     await ask(h);
     expect(readsOf(h)).toBe(3);
+  });
+});
+
+describe('verdicts computed from the chain (no stored verdict: a hash nobody anchored)', () => {
+  let dir: string;
+  let db: Db;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attesta-verdict-cache-'));
+    ({ db } = await openDatabase(dir));
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => void vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-29T12:00:00Z') }));
+  afterEach(() => void vi.useRealTimers());
+
+  /** A verdict service with no stored verdicts, over a chain with no records that counts its reads. */
+  function computing() {
+    const chainReads: string[] = [];
+    const chain = {
+      mode: 'embedded',
+      programId: CERTIFICATES_PROGRAM_ID,
+      stateVersion: () => 1,
+      now: async () => Math.floor(Date.now() / 1000),
+      readCertificateRecord: async (hash: Uint8Array) => {
+        chainReads.push(Buffer.from(hash).toString('hex'));
+        return null;
+      },
+    };
+    const svc = new VerdictService({ db, chain: chain as never });
+    const ask = async (sha256: string) => JSON.parse(await svc.verdictJson({ sha256, origin: 'https://attesta.example' }));
+    const byId = (sha256: string) => svc.verdictFor({ sha256, origin: 'https://attesta.example', fileSha256: sha256 });
+    return { ask, byId, chainReads, readsOf: (sha256: string) => chainReads.filter((r) => r === sha256).length };
+  }
+
+  it('computes a hash asked once and keeps neither its verdict nor its chain part', async () => {
+    const { ask, chainReads } = computing();
+    for (let i = 0; i < 300; i++) expect(await ask(hash(i))).toMatchObject({ valid: false, status: 'not_found' });
+    expect(chainReads).toHaveLength(300);
+    // Each asked again: a cache that kept first asks would answer these without reading the chain.
+    for (let i = 0; i < 300; i++) await ask(hash(i));
+    expect(chainReads).toHaveLength(600);
+  });
+
+  it('keeps a hash asked again: the third ask is answered from memory', async () => {
+    const { ask, readsOf } = computing();
+    const h = hash(1_001);
+    await ask(h);
+    vi.advanceTimersByTime(100);
+    await ask(h);
+    expect(readsOf(h)).toBe(2);
+    vi.advanceTimersByTime(100);
+    expect(await ask(h)).toMatchObject({ status: 'not_found', checked_at: '2026-11-29T12:00:00.200Z' });
+    expect(readsOf(h)).toBe(2);
+  });
+
+  it('shares a kept chain part between the verdicts of one hash asked in other ways', async () => {
+    const { ask, byId, readsOf } = computing();
+    const h = hash(2_002);
+    await ask(h);
+    await ask(h); // asked again: its verdict and its chain part are kept
+    expect(readsOf(h)).toBe(2);
+    // Another verdict of the same hash (a dropped file's): computed, its chain part from memory.
+    expect(await byId(h)).toMatchObject({ status: 'not_found', integrity: 'not_checked' });
+    expect(readsOf(h)).toBe(2);
   });
 });
 

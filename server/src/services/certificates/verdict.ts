@@ -78,7 +78,9 @@ export class RecentlyAsked {
 export class VerdictService {
   private readonly parts = new Map<string, { at: number; version: number | null; part: ChainPart }>();
   private readonly verdicts = new Map<string, CacheEntry>();
+  /** Verdicts (stored or computed) and chain parts are kept only for a hash asked again (see fromStore). */
   private readonly recentlyAsked = new RecentlyAsked(CACHE_TTL_MS);
+  private readonly partsAsked = new RecentlyAsked(CACHE_TTL_MS);
   private readonly live: VerdictSources;
   /** Verdicts by hash kept in the database (embedded chain): a cold verify in one read. */
   stored: StoredVerdicts | null = null;
@@ -147,7 +149,8 @@ export class VerdictService {
     const key = this.cacheKey(p);
     const version = this.svc.chain.stateVersion();
     const entry: CacheEntry = { at: Date.now(), version, verdict: (await computeVerdict(this.live, p)).verdict };
-    this.remember(key, entry);
+    // A hash nobody anchored, asked once (a flood of made-up hashes), is computed and not kept.
+    if (this.recentlyAsked.askedAgain(p.sha256, entry.at)) this.remember(key, entry);
     return entry;
   }
 
@@ -166,8 +169,10 @@ export class VerdictService {
     const hit = this.parts.get(sha256);
     if (hit && hit.version === version && Date.now() - hit.at < CACHE_TTL_MS) return hit.part;
     const part = await chainPartOf(this.svc, sha256, storedAddress);
+    const at = Date.now();
+    if (!this.partsAsked.askedAgain(sha256, at)) return part;
     if (this.parts.size > CACHE_MAX) this.parts.clear();
-    this.parts.set(sha256, { at: Date.now(), version, part });
+    this.parts.set(sha256, { at, version, part });
     return part;
   }
 
