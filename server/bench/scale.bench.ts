@@ -12,7 +12,9 @@
 // each sending as soon as it has its answer). Beside them, for information and not a target, the cold
 // verify's p99 at a quarter of /healthz's rate sent on a schedule (load.ts `paced`): the latency a
 // steady load meets, where every pause of the server (a collection, a busy core) queues the requests
-// that arrive meanwhile, which a closed loop at saturation does not show.
+// that arrive meanwhile, which a closed loop at saturation does not show. Also for information: a verify
+// of a hash nobody anchored (a forged or altered document; every request another), which no stored
+// verdict answers: computed from the chain, its record's address derived.
 // N = 10,000 and 100,000 by default; --full adds 1,000,000. Exits 1 when a target is missed.
 // Measured in a steady state, whatever ran before: PostgreSQL vacuumed and analysed, the stored verdicts
 // read into the OS's page cache (SQLite) or PostgreSQL's shared buffers (a quarter of the memory, as a
@@ -320,6 +322,8 @@ interface Row {
   /** Cold verifies sent at the target share of `healthz`'s rate (open loop): the latency at that load. */
   coldPaced: LoadResult;
   warm: LoadResult;
+  /** Every request a hash nobody anchored (a forged or altered document): computed from the chain, nothing stored. */
+  unknown: LoadResult;
   dbBytes: number;
   load: string;
 }
@@ -364,9 +368,11 @@ async function measure(dbKind: string, n: number, dataDir: string, target: Datab
     const coldPaced = await gen.paced((i) => coldPath(warmup.n + cold.n + i), { rate: T.coldShare * healthz.rps, durationMs: DURATION_MS });
     const one = certHash(0).toString('hex');
     const warm = await gen.load(() => `/api/v1/verify/hash/${one}`, { durationMs: DURATION_MS });
+    const unknownPath = (i: number) => `/api/v1/verify/hash/${createHash('sha256').update(`attesta-scale-unanchored:${i}`).digest('hex')}`;
+    const unknown = await gen.load(unknownPath, { durationMs: DURATION_MS, warmupMs: 1000 });
     gen.close();
     const rssLoad = rssOf(child.pid!);
-    return { server: serverRoot, db: dbKind, n, accounts, fillS, startS, rssStart, rssLoad, healthz, trpc, cold, coldPaced, warm, dbBytes: await dbSize(dataDir, target), load: load() };
+    return { server: serverRoot, db: dbKind, n, accounts, fillS, startS, rssStart, rssLoad, healthz, trpc, cold, coldPaced, warm, unknown, dbBytes: await dbSize(dataDir, target), load: load() };
   } finally {
     child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
@@ -512,7 +518,7 @@ for (const dbKind of DBS) {
         rows.push(r);
         console.log(
           `${dbKind}, N = ${n.toLocaleString()}${SERVER_ROOTS.length > 1 ? ` (${serverName(root)})` : ''}: start ${r.startS.toFixed(2)} s, rss ${mb(r.rssStart).toFixed(0)} → ${mb(r.rssLoad).toFixed(0)} MB, ` +
-            `healthz ${r.healthz.rps.toFixed(0)}/s p99 ${r.healthz.p99.toFixed(2)} ms, cold ${r.cold.rps.toFixed(0)}/s p99 ${r.cold.p99.toFixed(2)} ms, at ${r.coldPaced.rps.toFixed(0)}/s p99 ${r.coldPaced.p99.toFixed(2)} ms, warm ${r.warm.rps.toFixed(0)}/s (load ${r.load})`,
+            `healthz ${r.healthz.rps.toFixed(0)}/s p99 ${r.healthz.p99.toFixed(2)} ms, cold ${r.cold.rps.toFixed(0)}/s p99 ${r.cold.p99.toFixed(2)} ms, at ${r.coldPaced.rps.toFixed(0)}/s p99 ${r.coldPaced.p99.toFixed(2)} ms, warm ${r.warm.rps.toFixed(0)}/s, unknown hash ${r.unknown.rps.toFixed(0)}/s p99 ${r.unknown.p99.toFixed(2)} ms (load ${r.load})`,
         );
       }
     }
@@ -526,12 +532,12 @@ for (const dbKind of DBS) {
 // The table, then the targets.
 const pct = (a: LoadResult, b: LoadResult) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
 const table = [
-  [...(SERVER_ROOTS.length > 1 ? ['server'] : []), 'db', 'certificates', 'accounts', 'fill s', 'start s', 'rss start MB', 'rss load MB', 'healthz req/s', 'healthz p99 ms', 'tRPC trivial', 'cold verify req/s', 'cold p99 ms', `cold at ${T.coldShare * 100} %: req/s`, 'p99 ms', 'warm verify req/s', 'warm p99 ms', 'db MB', 'load avg'],
+  [...(SERVER_ROOTS.length > 1 ? ['server'] : []), 'db', 'certificates', 'accounts', 'fill s', 'start s', 'rss start MB', 'rss load MB', 'healthz req/s', 'healthz p99 ms', 'tRPC trivial', 'cold verify req/s', 'cold p99 ms', `cold at ${T.coldShare * 100} %: req/s`, 'p99 ms', 'warm verify req/s', 'warm p99 ms', 'unknown hash req/s', 'p99 ms', 'db MB', 'load avg'],
   ...rows.map((r) => [
     ...(SERVER_ROOTS.length > 1 ? [serverName(r.server)] : []), r.db, r.n.toLocaleString(), r.accounts.toLocaleString(), r.fillS === null ? 'reused' : r.fillS.toFixed(0), r.startS.toFixed(2), mb(r.rssStart).toFixed(0), mb(r.rssLoad).toFixed(0),
     r.healthz.rps.toFixed(0), r.healthz.p99.toFixed(2), `${r.trpc.rps.toFixed(0)} (${pct(r.trpc, r.healthz)})`, `${r.cold.rps.toFixed(0)} (${pct(r.cold, r.healthz)})`, r.cold.p99.toFixed(2),
     r.coldPaced.rps.toFixed(0), r.coldPaced.p99.toFixed(2),
-    `${r.warm.rps.toFixed(0)} (${pct(r.warm, r.healthz)})`, r.warm.p99.toFixed(2), mb(r.dbBytes).toFixed(0), r.load,
+    `${r.warm.rps.toFixed(0)} (${pct(r.warm, r.healthz)})`, r.warm.p99.toFixed(2), `${r.unknown.rps.toFixed(0)} (${pct(r.unknown, r.healthz)})`, r.unknown.p99.toFixed(2), mb(r.dbBytes).toFixed(0), r.load,
   ]),
 ];
 console.log('');
