@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { PublicKey } from '@solana/web3.js';
 
-// Program addresses as web3.js's PublicKey.findProgramAddressSync derives them, at a quarter of the
+// Program addresses as web3.js's PublicKey.findProgramAddressSync derives them, at about a fifth of the
 // cost. Its curve check decompresses each candidate (a square root: ~250 BigInt squarings) only to
 // throw the point away, and throws an Error for every candidate on the curve: ~500 µs an address, the
 // larger part of the CPU a verify of a hash nobody anchored costs. Whether a point exists only needs
