@@ -1,3 +1,5 @@
+import { ed25519 } from '@noble/curves/ed25519';
+import { bytesToNumberLE } from '@noble/curves/utils';
 import { sha256 } from '@noble/hashes/sha2';
 import { PublicKey } from '@solana/web3.js';
 
@@ -7,10 +9,9 @@ import { PublicKey } from '@solana/web3.js';
 // larger part of the CPU a verify of a hash nobody anchored costs. Whether a point exists only needs
 // the Jacobi symbol, a Euclid-like loop. curve.test.ts holds both equal, edge cases included.
 
-const P = 2n ** 255n - 19n;
-/** The curve's d = −121665/121666 mod p. */
-const D = 37095705934669439343138083508754565189542113879843219016388785533085940283555n;
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+// The field prime p = 2²⁵⁵ − 19 and the curve constant d, as noble (web3.js's curve library) has them.
+const { Fp: { ORDER: P }, d: D } = ed25519.CURVE;
+const Y_MASK = (1n << 255n) - 1n;
 const PDA_MARKER = new TextEncoder().encode('ProgramDerivedAddress');
 const MAX_SEED_LENGTH = 32;
 
@@ -41,9 +42,7 @@ function jacobi(a: bigint, n: bigint): number {
  */
 export function isOnCurve(bytes: Uint8Array): boolean {
   if (bytes.length !== 32) throw new Error(`a point is 32 bytes, got ${bytes.length}`);
-  let hex = HEX[bytes[31] & 0x7f];
-  for (let i = 30; i >= 0; i--) hex += HEX[bytes[i]];
-  const y = BigInt(`0x${hex}`);
+  const y = bytesToNumberLE(bytes) & Y_MASK;
   if (y >= P) return false;
   const y2 = (y * y) % P;
   const u = (y2 + P - 1n) % P;
